@@ -1,0 +1,236 @@
+package org.pfcswitch.cli;
+
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.PcapWriter;
+import org.pfcswitch.codec.Roce;
+import org.pfcswitch.codec.RoceFrameBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "frame",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Writes frames that pfcswitch speaks to a pcap file, for Wireshark, tcpreplay,",
+            "a NIC test or 'pfcswitch decode'. Frames are written without FCS, padded to 60 bytes."
+        },
+        subcommands = {FrameCommand.Pfc.class, FrameCommand.Pause.class, FrameCommand.RoceFrame.class})
+final class FrameCommand {
+
+    /** Options every frame sub-command shares: where to write and how many. */
+    static final class Output {
+        @Option(names = "--out", required = true, paramLabel = "FILE.pcap", description = "The pcap file to write (replaced if it exists).")
+        Path out;
+
+        @Option(names = "--count", defaultValue = "1", paramLabel = "N", description = "How many copies to write (default: ${DEFAULT-VALUE}).")
+        int count;
+
+        @Option(names = "--gap-ns", defaultValue = "1000", paramLabel = "NS",
+                description = "Timestamp step between frames; the first is at 0 so output is reproducible (default: ${DEFAULT-VALUE}).")
+        long gapNanos;
+
+        @Option(names = "--nanos", description = "Write a nanosecond-precision pcap (default: microsecond).")
+        boolean nanos;
+
+        @Option(names = "--src-mac", defaultValue = "02:00:00:00:00:01", paramLabel = "MAC", converter = MacConverter.class,
+                description = "Source MAC (default: ${DEFAULT-VALUE}).")
+        long srcMac;
+
+        /** Writes {@code count} copies of the frame held in the first {@code length} bytes of {@code frame}. */
+        void write(CommandSpec spec, MemorySegment frame, int length) throws IOException {
+            if (count < 1) {
+                throw new ParameterException(spec.commandLine(), "--count must be at least 1, got " + count);
+            }
+            if (gapNanos < 0) {
+                throw new ParameterException(spec.commandLine(), "--gap-ns must not be negative, got " + gapNanos);
+            }
+            try (PcapWriter w = PcapWriter.create(out, nanos ? PcapWriter.Precision.NANOS : PcapWriter.Precision.MICROS)) {
+                for (int i = 0; i < count; i++) {
+                    w.write(i * gapNanos, frame, 0, length);
+                }
+            }
+            spec.commandLine().getOut().printf("wrote %d %s frame%s of %d bytes to %s%n",
+                    count, spec.name(), count == 1 ? "" : "s", length, out);
+        }
+    }
+
+    @Command(name = "pfc",
+            mixinStandardHelpOptions = true,
+            description = {
+                "802.1Qbb priority flow control: pauses the given priorities for QUANTA x 512 bit",
+                "times each (65535 quanta = 3.36 ms at 10 Gb/s, 336 us at 100 Gb/s); quanta 0",
+                "resumes them (XON)."
+            },
+            footer = {"", "Examples:",
+                "  pfcswitch frame pfc --priorities 3,4 --quanta 65535 --out xoff.pcap",
+                "  pfcswitch frame pfc --priorities 3 --quanta 0 --out xon.pcap",
+                "  pfcswitch frame pfc --priorities 3,4 --quanta 100,200 --count 10 --out two-times.pcap"})
+    static final class Pfc implements Callable<Integer> {
+        @Option(names = "--priorities", required = true, split = ",", paramLabel = "P[,P...]",
+                description = "Priorities 0..7 to set in the class-enable vector.")
+        List<Integer> priorities;
+
+        @Option(names = "--quanta", defaultValue = "65535", split = ",", paramLabel = "Q[,Q...]",
+                description = "Pause time in quanta 0..65535: one value for all priorities, or one per priority in --priorities order (default: ${DEFAULT-VALUE}).")
+        List<Integer> quanta;
+
+        @Mixin
+        Output output;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            if (quanta.size() != 1 && quanta.size() != priorities.size()) {
+                throw new ParameterException(spec.commandLine(),
+                        "--quanta takes one value or one per priority: " + priorities.size() + " priorities, " + quanta.size() + " quanta");
+            }
+            int classEnable = 0;
+            int[] times = new int[MacControl.PRIORITIES];
+            for (int i = 0; i < priorities.size(); i++) {
+                int p = priorities.get(i);
+                if (p < 0 || p > 7) {
+                    throw new ParameterException(spec.commandLine(), "--priorities: priority must be 0..7, got " + p);
+                }
+                if ((classEnable & (1 << p)) != 0) {
+                    throw new ParameterException(spec.commandLine(), "--priorities: priority " + p + " given twice");
+                }
+                int q = quanta.get(quanta.size() == 1 ? 0 : i);
+                checkQuanta(spec, q);
+                classEnable |= 1 << p;
+                times[p] = q;
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment frame = arena.allocate(64);
+                output.write(spec, frame, MacControl.writePfc(frame, 0, output.srcMac, classEnable, times));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "pause",
+            mixinStandardHelpOptions = true,
+            description = {"802.3x link-level PAUSE: stops all traffic on the link for QUANTA x 512 bit times."},
+            footer = {"", "Example:", "  pfcswitch frame pause --quanta 1000 --out pause.pcap"})
+    static final class Pause implements Callable<Integer> {
+        @Option(names = "--quanta", required = true, paramLabel = "Q", description = "Pause time in quanta 0..65535 (0 resumes).")
+        int quanta;
+
+        @Mixin
+        Output output;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            checkQuanta(spec, quanta);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment frame = arena.allocate(64);
+                output.write(spec, frame, MacControl.writePause(frame, 0, output.srcMac, quanta));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "roce",
+            mixinStandardHelpOptions = true,
+            description = {
+                "A RoCEv2 packet (Ethernet, optional 802.1Q tag, IPv4, UDP/4791, BTH, AETH for",
+                "ACKs), as an RDMA NIC sends it; the ICRC is written as zero."
+            },
+            footer = {"", "Examples:",
+                "  pfcswitch frame roce --dscp 26 --ecn 2 --qp 17 --psn 100 --payload 1024 --out write.pcap",
+                "  pfcswitch frame roce --pcp 3 --vlan 100 --opcode 0x81 --qp 17 --out cnp.pcap"})
+    static final class RoceFrame implements Callable<Integer> {
+        @Option(names = "--dst-mac", defaultValue = "02:00:00:00:00:02", paramLabel = "MAC", converter = MacConverter.class,
+                description = "Destination MAC (default: ${DEFAULT-VALUE}).")
+        long dstMac;
+
+        @Option(names = "--src-ip", defaultValue = "10.0.0.1", paramLabel = "A.B.C.D", description = "Default: ${DEFAULT-VALUE}.")
+        String srcIp;
+
+        @Option(names = "--dst-ip", defaultValue = "10.0.0.2", paramLabel = "A.B.C.D", description = "Default: ${DEFAULT-VALUE}.")
+        String dstIp;
+
+        @Option(names = "--dscp", defaultValue = "26", description = "DSCP 0..63 (default: ${DEFAULT-VALUE}, priority 3 in most RoCE labs).")
+        int dscp;
+
+        @Option(names = "--ecn", defaultValue = "2", description = "ECN 0..3: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE (default: ${DEFAULT-VALUE}).")
+        int ecn;
+
+        @Option(names = "--pcp", description = "Add an 802.1Q tag with this PCP 0..7.")
+        Integer pcp;
+
+        @Option(names = "--vlan", defaultValue = "0", description = "VLAN ID 0..4095 of the tag (with --pcp; default: ${DEFAULT-VALUE}).")
+        int vid;
+
+        @Option(names = "--opcode", defaultValue = "0x0a", paramLabel = "OP",
+                description = "BTH opcode, e.g. 0x0a RDMA WRITE Only, 0x11 ACK, 0x81 CNP (default: ${DEFAULT-VALUE}).")
+        String opcode;
+
+        @Option(names = "--qp", defaultValue = "1", description = "Destination QP, 24 bits (default: ${DEFAULT-VALUE}).")
+        int destQp;
+
+        @Option(names = "--psn", defaultValue = "0", description = "Packet sequence number, 24 bits (default: ${DEFAULT-VALUE}).")
+        int psn;
+
+        @Option(names = "--ack-req", description = "Set the BTH AckReq bit.")
+        boolean ackReq;
+
+        @Option(names = "--payload", defaultValue = "0", paramLabel = "BYTES", description = "Payload bytes (default: ${DEFAULT-VALUE}).")
+        int payload;
+
+        @Mixin
+        Output output;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            RoceFrameBuilder b = new RoceFrameBuilder();
+            try {
+                int op = Integer.decode(opcode);
+                if (op < 0 || op > 0xFF || !Roce.isKnownOpcode(op)) {
+                    throw new IllegalArgumentException("--opcode: not a RoCEv2 BTH opcode: " + opcode);
+                }
+                if (payload < 0 || payload > 9000) {
+                    throw new IllegalArgumentException("--payload must be 0..9000 bytes, got " + payload);
+                }
+                b.macs(dstMac, output.srcMac).ips(Ipv4.parse(srcIp), Ipv4.parse(dstIp)).dscp(dscp).ecn(ecn)
+                        .opcode(op).destQp(destQp).psn(psn).ackRequest(ackReq).payloadBytes(payload);
+                if (pcp != null) {
+                    b.vlan(pcp, vid);
+                }
+                int length = b.frameLength();
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment frame = arena.allocate(length);
+                    output.write(spec, frame, b.write(frame, 0));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            return 0;
+        }
+    }
+
+    private static void checkQuanta(CommandSpec spec, int q) {
+        if (q < 0 || q > MacControl.MAX_QUANTA) {
+            throw new ParameterException(spec.commandLine(), "--quanta must be 0..65535, got " + q);
+        }
+    }
+
+}

@@ -1,0 +1,115 @@
+package org.pfcswitch.cli;
+
+import org.pfcswitch.codec.FrameKind;
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.Roce;
+
+/**
+ * One parsed frame as a line for people or as a JSON object for programs. A malformed frame
+ * is reported with its reason and with every field parsed before the error.
+ */
+final class FrameDescription {
+    static final String IPV4_CHECKSUM_MISMATCH = "IPv4 header checksum mismatch";
+
+    private FrameDescription() {}
+
+    /** The reason a frame is malformed, or null. Decode also checks the IPv4 checksum, which the hot path skips. */
+    static String problem(ParsedFrame f) {
+        if (f.isMalformed()) {
+            return f.error().reason();
+        }
+        if (f.hasIpv4() && !f.ipv4ChecksumValid()) {
+            return IPV4_CHECKSUM_MISMATCH;
+        }
+        return null;
+    }
+
+    static String type(ParsedFrame f) {
+        return problem(f) != null ? "malformed" : f.kind().label();
+    }
+
+    static String json(long index, ParsedFrame f) {
+        Json j = new Json().field("index", index).field("type", type(f)).field("length", f.length());
+        String problem = problem(f);
+        if (problem != null) {
+            j.field("error", problem);
+        }
+        if (f.length() < 14) {
+            return j.toString();
+        }
+        j.field("dst", MacAddress.format(f.dstMac())).field("src", MacAddress.format(f.srcMac()))
+                .field("etherType", f.etherType());
+        if (f.isTagged()) {
+            j.field("vlan", f.vid()).field("pcp", f.pcp()).field("dei", f.dei());
+        }
+        if (f.kind() == FrameKind.PFC) {
+            j.field("classEnable", f.classEnable()).field("quanta", quanta(f));
+        } else if (f.kind() == FrameKind.PAUSE) {
+            j.field("pauseQuanta", f.pauseQuanta());
+        }
+        if (f.hasIpv4()) {
+            j.field("srcIp", Ipv4.format(f.srcIp())).field("dstIp", Ipv4.format(f.dstIp()))
+                    .field("dscp", f.dscp()).field("ecn", f.ecn()).field("ipProtocol", f.ipProtocol())
+                    .field("ipv4ChecksumOk", f.ipv4ChecksumValid());
+        }
+        if (f.udpDstPort() >= 0) {
+            j.field("udpSrcPort", f.udpSrcPort()).field("udpDstPort", f.udpDstPort());
+        }
+        if (f.isRoce()) {
+            j.field("bthOpcode", f.bthOpcode()).field("destQp", f.destQp()).field("psn", f.psn())
+                    .field("ackReq", f.ackRequested());
+            if (f.hasAeth()) {
+                j.field("aethSyndrome", f.aethSyndrome()).field("msn", f.aethMsn());
+            }
+        }
+        return j.toString();
+    }
+
+    static String text(long index, ParsedFrame f) {
+        StringBuilder sb = new StringBuilder(96).append('#').append(index).append(' ').append(type(f))
+                .append(" len ").append(f.length());
+        String problem = problem(f);
+        if (problem != null) {
+            sb.append(" (").append(problem).append(')');
+        }
+        if (f.length() < 14) {
+            return sb.toString();
+        }
+        sb.append(' ').append(MacAddress.format(f.srcMac())).append(" > ").append(MacAddress.format(f.dstMac()));
+        if (f.isTagged()) {
+            sb.append(" vlan ").append(f.vid()).append(" pcp ").append(f.pcp());
+        }
+        switch (f.kind()) {
+            case PFC -> sb.append(String.format(" class-enable 0x%02x quanta %s", f.classEnable(),
+                    java.util.Arrays.toString(quanta(f))));
+            case PAUSE -> sb.append(" pause quanta ").append(f.pauseQuanta());
+            default -> { }
+        }
+        if (f.hasIpv4()) {
+            sb.append(' ').append(Ipv4.format(f.srcIp())).append(" > ").append(Ipv4.format(f.dstIp()))
+                    .append(" dscp ").append(f.dscp()).append(" ecn ").append(f.ecn());
+        }
+        if (f.udpDstPort() >= 0) {
+            sb.append(" udp ").append(f.udpSrcPort()).append(" > ").append(f.udpDstPort());
+        }
+        if (f.isRoce()) {
+            sb.append(' ').append(Roce.opcodeName(f.bthOpcode())).append(" qp ").append(f.destQp())
+                    .append(" psn ").append(f.psn());
+            if (f.hasAeth()) {
+                sb.append(" syndrome 0x").append(Integer.toHexString(f.aethSyndrome())).append(" msn ").append(f.aethMsn());
+            }
+        }
+        return sb.toString();
+    }
+
+    private static int[] quanta(ParsedFrame f) {
+        int[] q = new int[MacControl.PRIORITIES];
+        for (int p = 0; p < q.length; p++) {
+            q[p] = f.quanta(p);
+        }
+        return q;
+    }
+}

@@ -1,0 +1,53 @@
+package org.pfcswitch.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The {@code pfcswitch} command: one sub-command per job, each with its own --help. */
+@Command(name = "pfcswitch",
+        mixinStandardHelpOptions = true,
+        versionProvider = PfcSwitch.Version.class,
+        description = {
+            "A software 802.1Qbb (PFC) switch for lossless-Ethernet research.",
+            "",
+            "Run 'pfcswitch COMMAND --help' for what each command does and takes."
+        },
+        subcommands = {FrameCommand.class, DecodeCommand.class, CommandLine.HelpCommand.class})
+public final class PfcSwitch {
+
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs one command line with the given streams and returns its exit code; used by tests too. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new PfcSwitch());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            // Expected failures (a file that can't be written, a bad pcap) get one line, not a trace.
+            cmd.getErr().println("pfcswitch " + cmd.getCommandName() + ": error: " + messageOf(e));
+            return 1;
+        });
+        int code = cli.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private static String messageOf(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = PfcSwitch.class.getPackage().getImplementationVersion();
+            return new String[] {"pfcswitch " + (v == null ? "development build" : v),
+                    "Java " + Runtime.version()};
+        }
+    }
+}

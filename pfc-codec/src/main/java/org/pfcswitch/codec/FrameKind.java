@@ -1,0 +1,26 @@
+package org.pfcswitch.codec;
+
+/** What a frame turned out to be, from the outermost layer the parser recognised. */
+public enum FrameKind {
+    /** An Ethernet frame of an EtherType the switch only forwards (ARP, IPv6, ...). */
+    ETHERNET("ethernet"),
+    /** IPv4 that is not RoCEv2. */
+    IPV4("ipv4"),
+    /** RoCEv2: IPv4, UDP destination port 4791, a BTH. */
+    ROCE("roce"),
+    /** 802.1Qbb priority flow control. */
+    PFC("pfc"),
+    /** 802.3x link-level PAUSE. */
+    PAUSE("pause");
+
+    private final String label;
+
+    FrameKind(String label) {
+        this.label = label;
+    }
+
+    /** The lower-case name used in JSON output and metric labels. */
+    public String label() {
+        return label;
+    }
+}
