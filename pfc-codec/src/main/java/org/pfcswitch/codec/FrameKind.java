@@ -13,6 +13,14 @@ public enum FrameKind {
     /** 802.3x link-level PAUSE. */
     PAUSE("pause");
 
+    // Codes stored in ParsedFrame: a byte store costs no GC write barrier, an enum store does.
+    static final byte CODE_ETHERNET = 0;
+    static final byte CODE_IPV4 = 1;
+    static final byte CODE_ROCE = 2;
+    static final byte CODE_PFC = 3;
+    static final byte CODE_PAUSE = 4;
+    static final FrameKind[] BY_CODE = values();
+
     private final String label;
 
     FrameKind(String label) {

@@ -17,6 +17,9 @@ public final class NetOrder {
     private static final ValueLayout.OfInt U32 =
             ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
+    private static final ValueLayout.OfLong U64 =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     private NetOrder() {}
 
     public static int u8(MemorySegment s, long off) {
@@ -34,6 +37,10 @@ public final class NetOrder {
 
     public static int u32(MemorySegment s, long off) {
         return s.get(U32, off);
+    }
+
+    public static long u64(MemorySegment s, long off) {
+        return s.get(U64, off);
     }
 
     /** A 48-bit MAC address as the low 48 bits of a long. */

@@ -23,6 +23,9 @@ public enum ParseError {
     UNKNOWN_BTH_OPCODE("unknown RoCEv2 BTH opcode"),
     TRUNCATED_AETH("RoCEv2 ACK extended transport header cut off");
 
+    /** By ordinal: ParsedFrame stores the ordinal, a byte store that needs no GC write barrier. */
+    static final ParseError[] BY_ORDINAL = values();
+
     private final String reason;
 
     ParseError(String reason) {

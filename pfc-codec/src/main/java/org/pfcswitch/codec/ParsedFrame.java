@@ -7,30 +7,32 @@ import java.lang.foreign.MemorySegment;
  * nothing. It holds the fields the switch decides on and the offsets of the headers, so a
  * caller can mark ECN or rewrite a header in place afterwards.
  *
- * <p>Fields of layers the frame does not have keep their reset values: -1 for offsets, ports,
- * QP and PSN, 0 otherwise. After an error, the fields of the layers parsed before it are
- * still valid, which is what the decode command shows for a malformed frame.
+ * <p>Only the few fields that say how far the parse got are reset per frame (kind, tag count,
+ * header offsets); a layer's fields are read through accessors that check that the layer was
+ * reached, so stale values from an earlier frame never show. Fields of layers the frame does
+ * not have read as -1 for ports, QP, PSN and AETH, and 0 otherwise. After an error, the fields
+ * of the layers parsed before it are still valid, which is what decode shows for a malformed frame.
  */
 public final class ParsedFrame {
-    // Frame
+    // How far the parse got: reset for every frame.
     MemorySegment segment;
     long frameOffset;
     int length;
-    ParseError error = ParseError.NONE;
-    FrameKind kind = FrameKind.ETHERNET;
+    byte error;                // ParseError ordinal
+    byte kind;                 // FrameKind code
+    int vlanTags;
+    long l3Offset = -1;
+    long l4Offset = -1;
+    long bthOffset = -1;
+    boolean hasAeth;
+
+    // Layer fields: valid only when the layer above says so.
     long dstMac;
     long srcMac;
-    /** The EtherType after any VLAN tags. */
     int etherType;
-
-    // 802.1Q (outermost tag)
-    int vlanTags;
     int pcp;
     int dei;
     int vid;
-
-    // IPv4
-    long l3Offset = -1;
     int dscp;
     int ecn;
     int ipProtocol;
@@ -38,113 +40,86 @@ public final class ParsedFrame {
     int dstIp;
     int ipTotalLength;
     int ipHeaderBytes;
-
-    // UDP
-    long l4Offset = -1;
-    int udpSrcPort = -1;
-    int udpDstPort = -1;
-
-    // RoCEv2
-    long bthOffset = -1;
-    int bthOpcode = -1;
-    int destQp = -1;
-    int psn = -1;
+    int udpSrcPort;
+    int udpDstPort;
+    int bthOpcode;
+    int destQp;
+    int psn;
     boolean ackRequested;
-    int aethSyndrome = -1;
-    int aethMsn = -1;
-
-    // MAC control
+    int aethSyndrome;
+    int aethMsn;
     int classEnable;
     final int[] quanta = new int[MacControl.PRIORITIES];
     int pauseQuanta;
 
     void reset(MemorySegment s, long offset, int len) {
-        segment = s;
+        if (segment != s) {            // a reference store costs a GC barrier; bursts reuse one segment
+            segment = s;
+        }
         frameOffset = offset;
         length = len;
-        error = ParseError.NONE;
-        kind = FrameKind.ETHERNET;
-        dstMac = 0;
-        srcMac = 0;
-        etherType = 0;
+        error = 0;
+        kind = FrameKind.CODE_ETHERNET;
         vlanTags = 0;
-        pcp = 0;
-        dei = 0;
-        vid = 0;
         l3Offset = -1;
-        dscp = 0;
-        ecn = 0;
-        ipProtocol = 0;
-        srcIp = 0;
-        dstIp = 0;
-        ipTotalLength = 0;
-        ipHeaderBytes = 0;
         l4Offset = -1;
-        udpSrcPort = -1;
-        udpDstPort = -1;
         bthOffset = -1;
-        bthOpcode = -1;
-        destQp = -1;
-        psn = -1;
-        ackRequested = false;
-        aethSyndrome = -1;
-        aethMsn = -1;
-        classEnable = 0;
-        for (int p = 0; p < quanta.length; p++) {
-            quanta[p] = 0;
-        }
-        pauseQuanta = 0;
+        hasAeth = false;
     }
 
     public MemorySegment segment() { return segment; }
     public long frameOffset() { return frameOffset; }
     public int length() { return length; }
-    public ParseError error() { return error; }
-    public boolean isMalformed() { return error != ParseError.NONE; }
-    public FrameKind kind() { return kind; }
-    public long dstMac() { return dstMac; }
-    public long srcMac() { return srcMac; }
-    public int etherType() { return etherType; }
+    public ParseError error() { return ParseError.BY_ORDINAL[error]; }
+    public boolean isMalformed() { return error != 0; }
+    public FrameKind kind() { return FrameKind.BY_CODE[kind]; }
+    private boolean hasEthernet() { return length >= Ethernet.HEADER_BYTES && error != ParseError.OUTSIDE_BUFFER.ordinal(); }
+    public long dstMac() { return hasEthernet() ? dstMac : 0; }
+    public long srcMac() { return hasEthernet() ? srcMac : 0; }
+    /** The EtherType after any VLAN tags (0 for a runt). */
+    public int etherType() { return hasEthernet() ? etherType : 0; }
 
     public int vlanTags() { return vlanTags; }
     public boolean isTagged() { return vlanTags > 0; }
-    public int pcp() { return pcp; }
-    public int dei() { return dei; }
-    public int vid() { return vid; }
+    /** PCP of the outer tag. */
+    public int pcp() { return vlanTags > 0 ? pcp : 0; }
+    public int dei() { return vlanTags > 0 ? dei : 0; }
+    public int vid() { return vlanTags > 0 ? vid : 0; }
 
-    public boolean hasIpv4() { return l3Offset >= 0 && etherType == Ethernet.TYPE_IPV4; }
+    public boolean hasIpv4() { return l3Offset >= 0; }
     /** Offset of the IPv4 header in {@link #segment()}, or -1. */
-    public long ipv4Offset() { return hasIpv4() ? l3Offset : -1; }
-    public int dscp() { return dscp; }
-    public int ecn() { return ecn; }
-    public int ipProtocol() { return ipProtocol; }
-    public int srcIp() { return srcIp; }
-    public int dstIp() { return dstIp; }
-    public int ipTotalLength() { return ipTotalLength; }
-    public int ipHeaderBytes() { return ipHeaderBytes; }
+    public long ipv4Offset() { return l3Offset; }
+    public int dscp() { return l3Offset >= 0 ? dscp : 0; }
+    public int ecn() { return l3Offset >= 0 ? ecn : 0; }
+    public int ipProtocol() { return l3Offset >= 0 ? ipProtocol : 0; }
+    public int srcIp() { return l3Offset >= 0 ? srcIp : 0; }
+    public int dstIp() { return l3Offset >= 0 ? dstIp : 0; }
+    public int ipTotalLength() { return l3Offset >= 0 ? ipTotalLength : 0; }
+    public int ipHeaderBytes() { return l3Offset >= 0 ? ipHeaderBytes : 0; }
 
     public long udpOffset() { return l4Offset; }
-    public int udpSrcPort() { return udpSrcPort; }
-    public int udpDstPort() { return udpDstPort; }
+    public int udpSrcPort() { return l4Offset >= 0 ? udpSrcPort : -1; }
+    public int udpDstPort() { return l4Offset >= 0 ? udpDstPort : -1; }
 
-    public boolean isRoce() { return bthOpcode >= 0; }
+    public boolean isRoce() { return bthOffset >= 0; }
     public long bthOffset() { return bthOffset; }
-    public int bthOpcode() { return bthOpcode; }
-    public int destQp() { return destQp; }
-    public int psn() { return psn; }
-    public boolean ackRequested() { return ackRequested; }
-    public boolean hasAeth() { return aethSyndrome >= 0; }
-    public int aethSyndrome() { return aethSyndrome; }
-    public int aethMsn() { return aethMsn; }
-    public boolean isCnp() { return bthOpcode == Roce.OP_CNP; }
+    public int bthOpcode() { return bthOffset >= 0 ? bthOpcode : -1; }
+    public int destQp() { return bthOffset >= 0 ? destQp : -1; }
+    public int psn() { return bthOffset >= 0 ? psn : -1; }
+    public boolean ackRequested() { return bthOffset >= 0 && ackRequested; }
+    public boolean hasAeth() { return hasAeth; }
+    public int aethSyndrome() { return hasAeth ? aethSyndrome : -1; }
+    public int aethMsn() { return hasAeth ? aethMsn : -1; }
+    public boolean isCnp() { return bthOffset >= 0 && bthOpcode == Roce.OP_CNP; }
 
-    public boolean isMacControl() { return kind == FrameKind.PFC || kind == FrameKind.PAUSE; }
+    public boolean isPfc() { return kind == FrameKind.CODE_PFC; }
+    public boolean isMacControl() { return kind == FrameKind.CODE_PFC || kind == FrameKind.CODE_PAUSE; }
     /** PFC class-enable vector: bit i set means time[i] applies to priority i. */
-    public int classEnable() { return classEnable; }
+    public int classEnable() { return kind == FrameKind.CODE_PFC ? classEnable : 0; }
     /** PFC time of {@code priority}, in quanta (0 = resume). */
-    public int quanta(int priority) { return quanta[priority]; }
+    public int quanta(int priority) { return kind == FrameKind.CODE_PFC ? quanta[priority] : 0; }
     /** 802.3x PAUSE time in quanta. */
-    public int pauseQuanta() { return pauseQuanta; }
+    public int pauseQuanta() { return kind == FrameKind.CODE_PAUSE ? pauseQuanta : 0; }
 
     /** True when the IPv4 header checksum is right; computed on demand, the hot path never asks. */
     public boolean ipv4ChecksumValid() {
@@ -156,9 +131,9 @@ public final class ParsedFrame {
      * See {@link FlowHash}.
      */
     public long flowHash() {
-        if (hasIpv4()) {
-            return FlowHash.hash(srcIp, dstIp, ipProtocol, udpSrcPort, udpDstPort, destQp);
+        if (l3Offset >= 0) {
+            return FlowHash.hash(srcIp, dstIp, ipProtocol, udpSrcPort(), udpDstPort(), destQp());
         }
-        return FlowHash.hashL2(dstMac, srcMac, etherType);
+        return FlowHash.hashL2(dstMac(), srcMac(), etherType());
     }
 }
