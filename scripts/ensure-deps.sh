@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   maven                       # the build
-  pkg-config                  # finds DPDK's flags for the native shim
+  gcc pkg-config              # compile the DPDK shim (native-bindings) with DPDK's flags
   dpdk dpdk-dev libdpdk-dev   # DPDK 22.11: EAL, PMDs, dpdk-testpmd, headers
   tshark                      # the real peer that dissects our frames in tests
 )

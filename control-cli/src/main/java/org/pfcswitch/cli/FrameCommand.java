@@ -22,8 +22,10 @@ import java.util.concurrent.Callable;
 @Command(name = "frame",
         mixinStandardHelpOptions = true,
         description = {
-            "Writes frames that pfcswitch speaks to a pcap file, for Wireshark, tcpreplay,",
-            "a NIC test or 'pfcswitch decode'. Frames are written without FCS, padded to 60 bytes."
+            "Writes PFC, PAUSE or RoCEv2 frames to a pcap file.",
+            "",
+            "For Wireshark, tcpreplay, a NIC test or 'pfcswitch decode'. Frames are written",
+            "without FCS, padded to the 60-byte minimum; timestamps start at 0."
         },
         subcommands = {FrameCommand.Pfc.class, FrameCommand.Pause.class, FrameCommand.RoceFrame.class})
 final class FrameCommand {
@@ -68,9 +70,11 @@ final class FrameCommand {
     @Command(name = "pfc",
             mixinStandardHelpOptions = true,
             description = {
-                "802.1Qbb priority flow control: pauses the given priorities for QUANTA x 512 bit",
-                "times each (65535 quanta = 3.36 ms at 10 Gb/s, 336 us at 100 Gb/s); quanta 0",
-                "resumes them (XON)."
+                "Writes 802.1Qbb priority flow control (PFC) frames.",
+                "",
+                "A PFC frame pauses each priority in its class-enable vector for QUANTA x 512",
+                "bit times (65535 quanta = 3.36 ms at 10 Gb/s, 336 us at 100 Gb/s); quanta 0",
+                "resumes it (XON)."
             },
             footer = {"", "Examples:",
                 "  pfcswitch frame pfc --priorities 3,4 --quanta 65535 --out xoff.pcap",
@@ -122,7 +126,8 @@ final class FrameCommand {
 
     @Command(name = "pause",
             mixinStandardHelpOptions = true,
-            description = {"802.3x link-level PAUSE: stops all traffic on the link for QUANTA x 512 bit times."},
+            description = {"Writes 802.3x link-level PAUSE frames.", "",
+                "A PAUSE frame stops all traffic on the link for QUANTA x 512 bit times."},
             footer = {"", "Example:", "  pfcswitch frame pause --quanta 1000 --out pause.pcap"})
     static final class Pause implements Callable<Integer> {
         @Option(names = "--quanta", required = true, paramLabel = "Q", description = "Pause time in quanta 0..65535 (0 resumes).")
@@ -148,8 +153,10 @@ final class FrameCommand {
     @Command(name = "roce",
             mixinStandardHelpOptions = true,
             description = {
-                "A RoCEv2 packet (Ethernet, optional 802.1Q tag, IPv4, UDP/4791, BTH, AETH for",
-                "ACKs), as an RDMA NIC sends it; the ICRC is written as zero."
+                "Writes RoCEv2 packets as an RDMA NIC sends them.",
+                "",
+                "Ethernet, optional 802.1Q tag, IPv4, UDP/4791, BTH, then RETH, immediate data or",
+                "AETH as the opcode requires, payload; the ICRC is written as zero."
             },
             footer = {"", "Examples:",
                 "  pfcswitch frame roce --dscp 26 --ecn 2 --qp 17 --psn 100 --payload 1024 --out write.pcap",

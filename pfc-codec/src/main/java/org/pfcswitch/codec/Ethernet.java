@@ -44,7 +44,13 @@ public final class Ethernet {
         if (length >= MIN_FRAME_BYTES) {
             return length;
         }
-        s.asSlice(frame + length, MIN_FRAME_BYTES - length).fill((byte) 0);
+        int at = length;
+        for (; at + 8 <= MIN_FRAME_BYTES; at += 8) {     // a few word stores; no slice to allocate
+            NetOrder.put64(s, frame + at, 0);
+        }
+        for (; at < MIN_FRAME_BYTES; at++) {
+            NetOrder.put8(s, frame + at, 0);
+        }
         return MIN_FRAME_BYTES;
     }
 }

@@ -61,22 +61,13 @@ public final class MacControl {
      * clear in {@code classEnable} get time 0, as the standard requires.
      */
     public static int writePfc(MemorySegment s, long frame, long srcMac, int classEnable, int[] quanta) {
-        writePfcHeader(s, frame, srcMac, classEnable);
-        for (int p = 0; p < PRIORITIES; p++) {
-            int q = (classEnable & (1 << p)) != 0 ? checkQuanta(quanta[p]) : 0;
-            NetOrder.put16(s, frame + PFC_TIMES + 2L * p, q);
-        }
-        return padAfter(s, frame, PFC_BYTES);
+        return writePfc(s, frame, srcMac, classEnable, quanta[0], quanta[1], quanta[2], quanta[3],
+                quanta[4], quanta[5], quanta[6], quanta[7]);
     }
 
     /** Writes a PFC frame pausing (or, with quanta 0, resuming) the given priorities with one time. */
     public static int writePfc(MemorySegment s, long frame, long srcMac, int classEnable, int quanta) {
-        checkQuanta(quanta);
-        writePfcHeader(s, frame, srcMac, classEnable);
-        for (int p = 0; p < PRIORITIES; p++) {
-            NetOrder.put16(s, frame + PFC_TIMES + 2L * p, (classEnable & (1 << p)) != 0 ? quanta : 0);
-        }
-        return padAfter(s, frame, PFC_BYTES);
+        return writePfc(s, frame, srcMac, classEnable, quanta, quanta, quanta, quanta, quanta, quanta, quanta, quanta);
     }
 
     /** Writes an 802.3x PAUSE frame, padded to 60 bytes, and returns its length. */
@@ -85,16 +76,40 @@ public final class MacControl {
         Ethernet.write(s, frame, MacAddress.MAC_CONTROL, srcMac, Ethernet.TYPE_MAC_CONTROL);
         NetOrder.put16(s, frame + OPCODE, OPCODE_PAUSE);
         NetOrder.put16(s, frame + PAUSE_TIME, quanta);
-        return padAfter(s, frame, PAUSE_BYTES);
+        return Ethernet.padToMinimum(s, frame, PAUSE_BYTES);
     }
 
-    private static void writePfcHeader(MemorySegment s, long frame, long srcMac, int classEnable) {
+    /**
+     * The whole 60-byte frame as seven 8-byte stores and one 4-byte store: the frame is small
+     * and fixed, so composing words in registers beats sixteen 2-byte stores and a fill.
+     */
+    private static int writePfc(MemorySegment s, long frame, long srcMac, int classEnable,
+                                int t0, int t1, int t2, int t3, int t4, int t5, int t6, int t7) {
+        checkClassEnable(classEnable);
+        long enableAndTimes0to2 = (long) classEnable << 48 | time(classEnable, 0, t0) << 32
+                | time(classEnable, 1, t1) << 16 | time(classEnable, 2, t2);
+        long times3to6 = time(classEnable, 3, t3) << 48 | time(classEnable, 4, t4) << 32
+                | time(classEnable, 5, t5) << 16 | time(classEnable, 6, t6);
+        NetOrder.put64(s, frame, MacAddress.MAC_CONTROL << 16 | srcMac >>> 32);
+        NetOrder.put64(s, frame + 8, (srcMac & 0xFFFF_FFFFL) << 32 | (long) Ethernet.TYPE_MAC_CONTROL << 16 | OPCODE_PFC);
+        NetOrder.put64(s, frame + CLASS_ENABLE, enableAndTimes0to2);
+        NetOrder.put64(s, frame + CLASS_ENABLE + 8, times3to6);
+        NetOrder.put64(s, frame + CLASS_ENABLE + 16, time(classEnable, 7, t7) << 48);   // time 7, then padding
+        NetOrder.put64(s, frame + 40, 0);
+        NetOrder.put64(s, frame + 48, 0);
+        NetOrder.put32(s, frame + 56, 0);
+        return Ethernet.MIN_FRAME_BYTES;
+    }
+
+    /** A priority's time as the frame carries it: checked, and 0 when its class-enable bit is clear. */
+    private static long time(int classEnable, int priority, int quanta) {
+        return (classEnable & (1 << priority)) != 0 ? checkQuanta(quanta) : 0;
+    }
+
+    private static void checkClassEnable(int classEnable) {
         if ((classEnable & ~0xFF) != 0) {
             throw new IllegalArgumentException("class-enable vector is 8 bits, got 0x" + Integer.toHexString(classEnable));
         }
-        Ethernet.write(s, frame, MacAddress.MAC_CONTROL, srcMac, Ethernet.TYPE_MAC_CONTROL);
-        NetOrder.put16(s, frame + OPCODE, OPCODE_PFC);
-        NetOrder.put16(s, frame + CLASS_ENABLE, classEnable);
     }
 
     private static int checkQuanta(int quanta) {
@@ -102,10 +117,6 @@ public final class MacControl {
             throw new IllegalArgumentException("pause quanta must be 0..65535, got " + quanta);
         }
         return quanta;
-    }
-
-    private static int padAfter(MemorySegment s, long frame, int usedBytes) {
-        return Ethernet.padToMinimum(s, frame, usedBytes);
     }
 
     /** How long {@code quanta} pause a link of {@code bitsPerSecond}, in nanoseconds (rounded up). */

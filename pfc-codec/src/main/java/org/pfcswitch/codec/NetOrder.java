@@ -65,6 +65,10 @@ public final class NetOrder {
         s.set(U32, off, v);
     }
 
+    public static void put64(MemorySegment s, long off, long v) {
+        s.set(U64, off, v);
+    }
+
     public static void put48(MemorySegment s, long off, long v) {
         put16(s, off, (int) (v >>> 32));
         put32(s, off + 2, (int) v);
