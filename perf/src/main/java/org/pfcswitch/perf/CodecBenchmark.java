@@ -5,6 +5,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -57,9 +58,18 @@ public class CodecBenchmark {
     private final int[] quanta = {0, 0, 0, 65535, 65535, 0, 0, 0};
     private int next;
 
-    /** native: off-heap, as mbuf data under DPDK; heap: a byte[] slab, as tests and tools use. */
-    @Param({"native", "heap"})
+    /**
+     * How the frames are reached. {@code address}: through one segment over all memory at
+     * absolute addresses, as the DPDK driver reads mbuf data; {@code native}: an off-heap
+     * segment at offsets; {@code heap}: a byte[] slab, as tests and tools use.
+     */
+    @Param({"address", "native", "heap"})
     public String memory;
+
+    private static final MemorySegment ALL_MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    /** Where frame i starts in {@link #view}: its address, or its offset in {@link #frames}. */
+    private long base;
+    private MemorySegment view;
 
     @Setup
     public void setUp() {
@@ -74,6 +84,8 @@ public class CodecBenchmark {
             b.ips(0x0A00_0001 + i, 0x0A00_0101).udpSrcPort(49152 + i).destQp(100 + i).psn(i);
             lengths[i] = b.write(frames, (long) i * SLOT);
         }
+        view = memory.equals("address") ? ALL_MEMORY : frames;
+        base = memory.equals("address") ? frames.address() : 0;
         pfcOut = arena.allocate(64, 64);
     }
 
@@ -82,10 +94,23 @@ public class CodecBenchmark {
         arena.close();
     }
 
+    /** The poll loop's view: a burst of 32 frames classified back to back; reported per frame. */
+    @Benchmark
+    @OperationsPerInvocation(32)
+    public long classifyRoceBurst() {
+        long acc = 0;
+        for (int k = 0; k < 32; k++) {
+            int i = next++ & (FRAMES - 1);
+            FrameParser.parse(view, base + (long) i * SLOT, lengths[i], parsed);
+            acc += classifier.classify(parsed) ^ parsed.flowHash();
+        }
+        return acc;
+    }
+
     @Benchmark
     public long classifyRoce() {
         int i = next++ & (FRAMES - 1);
-        FrameParser.parse(frames, (long) i * SLOT, lengths[i], parsed);
+        FrameParser.parse(view, base + (long) i * SLOT, lengths[i], parsed);
         return classifier.classify(parsed) ^ parsed.flowHash();
     }
 
@@ -93,13 +118,14 @@ public class CodecBenchmark {
     @Benchmark
     public long classifyRoceReference() {
         int i = next++ & (FRAMES - 1);
-        long f = (long) i * SLOT;
-        int dscp = NetOrder.u8(frames, f + 19) >>> 2;
-        int src = NetOrder.u32(frames, f + 30);
-        int dst = NetOrder.u32(frames, f + 34);
-        int sport = NetOrder.u16(frames, f + 38);
-        int dport = NetOrder.u16(frames, f + 40);
-        int qp = NetOrder.u24(frames, f + 46 + 5);
+        MemorySegment m = view;
+        long f = base + (long) i * SLOT;
+        int dscp = NetOrder.u8(m, f + 19) >>> 2;
+        int src = NetOrder.u32(m, f + 30);
+        int dst = NetOrder.u32(m, f + 34);
+        int sport = NetOrder.u16(m, f + 38);
+        int dport = NetOrder.u16(m, f + 40);
+        int qp = NetOrder.u24(m, f + 46 + 5);
         return classifier.priorityOfDscp(dscp) ^ FlowHash.hash(src, dst, 17, sport, dport, qp);
     }
 

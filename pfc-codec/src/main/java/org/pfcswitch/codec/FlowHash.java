@@ -17,18 +17,20 @@ public final class FlowHash {
         return mix(addresses * 0x9E37_79B9_7F4A_7C15L ^ rest);
     }
 
+
     /** Hash of a non-IP frame: its MAC pair and EtherType. */
     public static long hashL2(long dstMac, long srcMac, int etherType) {
         return mix((dstMac * 0x9E37_79B9_7F4A_7C15L) ^ (srcMac << 16) ^ etherType);
     }
 
-    /** The 64-bit finaliser of MurmurHash3: every input bit affects every output bit. */
+    /**
+     * Folds the high half down, multiplies and folds again: with the multiply before it, every
+     * input bit reaches every output bit, in two multiplies on the critical path instead of the
+     * three of a full MurmurHash3 finaliser (the hash runs once per packet).
+     */
     static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xFF51_AFD7_ED55_8CCDL;
-        h ^= h >>> 33;
-        h *= 0xC4CE_B9FE_1A85_EC53L;
-        h ^= h >>> 33;
-        return h;
+        h ^= h >>> 32;
+        h *= 0xD6E8_FEB8_6659_FD93L;
+        return h ^ (h >>> 32);
     }
 }
