@@ -1,0 +1,110 @@
+package org.pfcswitch.mmu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.pfcswitch.mmu.scheme.Bfc;
+import org.pfcswitch.mmu.scheme.BfcBackpressure;
+
+/** BFC flow table, dynamic queue assignment and pause counters (BFC §3.3; scheme spec III.3–III.5, VI.B). */
+class BfcTest {
+    /** 4 × 100 Gb/s, 1 µs cables: HRTT = 2 µs, so one hop's BDP is 25,000 B (spec III.4). */
+    static BfcBackpressure bfc(List<String> events) {
+        MmuConfig cfg = MmuConfig.builder().totalBytes(12_000_000).ports(4, 100_000_000_000L, 1_000).mtuBytes(1500)
+                .losslessPriorityMask(0).privateBytes(0).headroomFormula("ieee").scheme("bfc").build();
+        Mmu mmu = Mmu.create(cfg, null, RandomSource.seeded(7));
+        BfcBackpressure b = ((Bfc) mmu.scheme()).backpressure();
+        b.setListener(new BfcBackpressure.Listener() {
+            @Override
+            public void onPauseUpstream(int inPort, int upstreamQueue, long now) {
+                events.add("pause " + inPort + "/" + upstreamQueue);
+            }
+
+            @Override
+            public void onResumeUpstream(int inPort, int upstreamQueue, long now) {
+                events.add("resume " + inPort + "/" + upstreamQueue);
+            }
+        });
+        return b;
+    }
+
+    @Test
+    void thresholdIsOneHopBdpSharedByActiveQueuesClampedAtOneMtu() {
+        BfcBackpressure b = bfc(new ArrayList<>());
+        assertEquals(25_000, b.threshold(1));                       // N_active = 0 counts as 1
+        b.onEnqueue(0, 0, 1, 1, 11, 1000, 0);
+        assertEquals(25_000, b.threshold(1));
+        b.onEnqueue(0, 0, 1, 2, 12, 1000, 0);
+        assertEquals(12_500, b.threshold(1));
+        b.onDownstreamPause(1, 2, true);                            // paused queues are not active
+        assertEquals(25_000, b.threshold(1));
+        for (int q = 3; q < 32; q++) {
+            b.onEnqueue(0, 0, 1, q, 10 + q, 1000, 0);
+        }
+        assertEquals(1_500, b.threshold(1));                        // 25,000/30 = 833 < MTU
+    }
+
+    @Test
+    void newFlowsGetDistinctEmptyQueuesAndKeepThemWhileQueued() {
+        BfcBackpressure b = bfc(new ArrayList<>());
+        Set<Integer> queues = new HashSet<>();
+        for (int flow = 0; flow < 31; flow++) {
+            int q = b.assignQueue(2, flow, 0);
+            assertTrue(q >= 1 && q < 32, "queue 0 is the control queue");
+            b.onEnqueue(0, 0, 2, q, flow, 1000, 0);
+            queues.add(q);
+        }
+        assertEquals(31, queues.size());                            // 31 data queues, 31 flows: no sharing
+        int q0 = b.assignQueue(2, 0, 100_000);
+        assertEquals(b.assignQueue(2, 0, 100_000), q0);             // size > 0: the flow stays put
+        int extra = b.assignQueue(2, 1000, 0);                      // no empty queue left: random
+        assertTrue(extra >= 1 && extra < 32);
+    }
+
+    @Test
+    void stickyAssignmentHoldsForTwoHopRtts() {
+        BfcBackpressure b = bfc(new ArrayList<>());
+        int q = b.assignQueue(2, 5, 0);
+        b.onEnqueue(0, 0, 2, q, 5, 1000, 0);
+        b.onDequeue(0, 0, 2, q, 5, 1000, false, 1_000);
+        int other = b.assignQueue(2, 6, 1_000);                     // takes the next empty queue
+        b.onEnqueue(0, 0, 2, other, 6, 1000, 1_000);
+        assertEquals(q, b.assignQueue(2, 5, 4_999));                // idle < STICKY = 4 µs: same queue
+        int moved = b.assignQueue(2, 5, 5_000);                     // idle >= STICKY: reassigned
+        assertNotEquals(other, moved);
+    }
+
+    @Test
+    void pauseCounterPausesOnFirstMarkedPacketAndResumesWhenTheLastLeaves() {
+        List<String> events = new ArrayList<>();
+        BfcBackpressure b = bfc(events);
+        int q = b.assignQueue(3, 42, 0);
+        boolean[] marked = new boolean[40];
+        for (int i = 0; i < 40; i++) {
+            marked[i] = b.onEnqueue(1, 7, 3, q, 42, 1000, i);
+        }
+        // marked once the queue held more than 25,000 B on arrival: packets 26..40
+        for (int i = 0; i < 40; i++) {
+            assertEquals(i >= 26, marked[i], "packet " + i);
+        }
+        assertEquals(List.of("pause 1/7"), events);
+        assertEquals(14, b.pauseCounter(1, 7));
+        for (int i = 0; i < 39; i++) {
+            b.onDequeue(1, 7, 3, q, 42, 1000, marked[i], 100 + i);
+        }
+        assertEquals(List.of("pause 1/7"), events);
+        b.onDequeue(1, 7, 3, q, 42, 1000, marked[39], 200);
+        assertEquals(List.of("pause 1/7", "resume 1/7"), events);
+        assertEquals(0, b.pauseCounter(1, 7));
+        assertEquals(0, b.queueBytes(3, q));
+        assertEquals(0, b.activeQueues(3));
+        // a sender that is not BFC-capable is never counted
+        assertTrue(!b.onEnqueue(1, BfcBackpressure.NO_UPSTREAM, 3, q, 42, 100_000, 300));
+    }
+}
