@@ -14,7 +14,7 @@ import java.io.PrintWriter;
             "",
             "Run 'pfcswitch COMMAND --help' for what each command does and takes."
         },
-        subcommands = {FrameCommand.class, DecodeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {FrameCommand.class, DecodeCommand.class, MmuCommand.class, CommandLine.HelpCommand.class})
 public final class PfcSwitch {
 
     public static void main(String[] args) {
@@ -28,7 +28,7 @@ public final class PfcSwitch {
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // Expected failures (a file that can't be written, a bad pcap) get one line, not a trace.
-            cmd.getErr().println("pfcswitch " + cmd.getCommandName() + ": error: " + messageOf(e));
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + messageOf(e));
             return 1;
         });
         int code = cli.execute(args);

@@ -78,6 +78,11 @@ public final class ConfigNode {
         return map.containsKey(key);
     }
 
+    /** True when {@code key} holds a list (as opposed to a mapping or a single value). */
+    public boolean isList(String key) {
+        return map.get(key) instanceof List;
+    }
+
     public Set<String> keys() {
         return map.keySet();
     }
