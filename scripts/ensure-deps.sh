@@ -8,6 +8,7 @@ PACKAGES=(
   gcc pkg-config              # compile the DPDK shim (native-bindings) with DPDK's flags
   dpdk dpdk-dev libdpdk-dev   # DPDK 22.11: EAL, PMDs, dpdk-testpmd, headers
   tshark                      # the real peer that dissects our frames in tests
+  iproute2 iputils-ping       # netns testbed: ip netns/veth, ping across the switch
 )
 
 missing=()

@@ -1,0 +1,364 @@
+package org.pfcswitch.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.foreign.Arena;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.dataplane.DpdkPacketMemory;
+import org.pfcswitch.dataplane.Forwarder;
+import org.pfcswitch.dataplane.ForwardingTable;
+import org.pfcswitch.dataplane.Frames;
+import org.pfcswitch.dataplane.Hugepages;
+import org.pfcswitch.dataplane.PortCounters;
+import org.pfcswitch.dpdk.Eal;
+import org.pfcswitch.dpdk.EthPort;
+import org.pfcswitch.dpdk.MbufLayout;
+import org.pfcswitch.dpdk.Mempool;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Measurements against a reference, in the same run. Run 'pfcswitch bench fwd --help'.",
+        subcommands = BenchCommand.Fwd.class)
+final class BenchCommand {
+
+    @Command(name = "fwd",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Forwarding rate of pfcswitch's poll loop against dpdk-testpmd --forward-mode=mac,",
+                "on the same two looped-back net_ring vdevs, the same single worker core, burst 32",
+                "and the same memory mode, alternating rounds in one run (median of rounds).",
+                "",
+                "64 frames circulate (32 injected per port, as testpmd's --tx-first). testpmd's mac",
+                "mode rewrites both MACs of every frame. pfcswitch does its full per-frame work:",
+                "parse and classify with pfc-codec (DSCP 26 -> priority 3), count per (port,",
+                "priority), learn the source and look up the destination in the forwarding table,",
+                "per-destination TX buffers; plus a MAC swap on egress so that a looped-back port",
+                "answers like a host and the frames keep circulating.",
+                "",
+                "Memory: hugepages when they can be reserved (as root the command reserves what it",
+                "needs and restores /proc/sys/vm/nr_hugepages afterwards), else --no-huge. Also",
+                "reported: GC count and heap bytes the worker allocated in the measured windows.",
+                "",
+                "Needs DPDK with dpdk-testpmd (package dpdk-dev) and 2 CPUs. Takes about",
+                "sizes x rounds x (2 x seconds + 3) seconds."
+            },
+            footer = {"", "Examples:",
+                "  ./pfcswitch bench fwd",
+                "  ./pfcswitch bench fwd --json --seconds 5 --rounds 5",
+                "  ./pfcswitch bench fwd --memory no-huge --sizes 64"})
+    static final class Fwd implements Callable<Integer> {
+
+        @Option(names = "--json", description = "One JSON object per frame size (frameBytes, javaMpps, testpmdMpps, ratio, ...).")
+        boolean json;
+
+        @Option(names = "--seconds", defaultValue = "3", paramLabel = "S", description = "Length of each measured round (default ${DEFAULT-VALUE}).")
+        int seconds;
+
+        @Option(names = "--rounds", defaultValue = "3", paramLabel = "N", description = "Rounds per side and frame size (default ${DEFAULT-VALUE}).")
+        int rounds;
+
+        @Option(names = "--sizes", defaultValue = "64,1024", split = ",", paramLabel = "BYTES", description = "Frame sizes (default ${DEFAULT-VALUE}).")
+        int[] sizes;
+
+        @Option(names = "--memory", defaultValue = "auto", paramLabel = "MODE", description = "auto, hugepages or no-huge (default ${DEFAULT-VALUE}).")
+        String memory;
+
+        @Option(names = "--cpu", defaultValue = "-1", paramLabel = "CPU", description = "The worker core for both (default: the last CPU).")
+        int cpu;
+
+        @Option(names = "--testpmd", defaultValue = "dpdk-testpmd", paramLabel = "PATH", description = "The testpmd binary (default ${DEFAULT-VALUE}).")
+        String testpmd;
+
+        @Spec
+        CommandSpec spec;
+
+        private static final long H0 = 0x02_00_00_00_00_01L;
+        private static final long H1 = 0x02_00_00_00_00_02L;
+        private static final int MEMORY_MB = 256;
+
+        private final AtomicBoolean interrupted = new AtomicBoolean();
+
+        record Row(int frameBytes, double javaMpps, double testpmdMpps, double[] javaRounds, double[] testpmdRounds,
+                   long gcCount, long heapBytes) {}
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            if (seconds < 1 || rounds < 1 || sizes.length == 0) {
+                throw new IllegalArgumentException("--seconds and --rounds must be at least 1");
+            }
+            for (int s : sizes) {
+                if (s < 60 || s > 2000) {
+                    throw new IllegalArgumentException("frame sizes must be 60..2000 bytes, got " + s);
+                }
+            }
+            int cpus = Runtime.getRuntime().availableProcessors();
+            int workerCpu = cpu >= 0 ? cpu : cpus - 1;
+            int mainCpu = workerCpu == 0 ? 1 : 0;
+            if (cpus < 2) {
+                throw new IllegalStateException("bench fwd needs 2 CPUs (one for the worker, one for the rest)");
+            }
+            Signals.onTermination(name -> interrupted.set(true));
+            long originalPages = Hugepages.reserved();
+            boolean huge = chooseMemory(originalPages, err);
+            Thread restore = new Thread(() -> restorePages(originalPages));
+            Runtime.getRuntime().addShutdownHook(restore);
+            try {
+                List<Row> rows = measure(huge, workerCpu, mainCpu, err);
+                print(out, rows, huge, workerCpu);
+                return interrupted.get() ? 1 : 0;
+            } finally {
+                restorePages(originalPages);
+                Runtime.getRuntime().removeShutdownHook(restore);
+            }
+        }
+
+        private boolean reservedByUs;
+
+        /** Hugepages if enough are free or can be reserved now; otherwise 4 KiB pages. */
+        private boolean chooseMemory(long originalPages, PrintWriter err) {
+            String mode = memory.toLowerCase(Locale.ROOT);
+            if (mode.equals("no-huge")) {
+                return false;
+            }
+            if (!mode.equals("auto") && !mode.equals("hugepages")) {
+                throw new IllegalArgumentException("--memory must be auto, hugepages or no-huge, got '" + memory + "'");
+            }
+            long needMb = 2L * MEMORY_MB + 64;                      // this JVM and testpmd, each -m 256
+            if (Hugepages.freeMb() < needMb && originalPages >= 0) {
+                long pages = originalPages + (needMb - Hugepages.freeMb()) * 1024 / Hugepages.pageKb() + 1;
+                reservedByUs = Hugepages.reserve(pages);
+            }
+            boolean ok = Hugepages.freeMb() >= needMb;
+            if (!ok && mode.equals("hugepages")) {
+                throw new IllegalStateException("--memory hugepages: only " + Hugepages.freeMb() + " MiB of hugepages free, "
+                        + needMb + " MiB needed (reserving needs root)");
+            }
+            if (!ok) {
+                err.println("bench fwd: hugepages could not be reserved; measuring with --no-huge (both sides)");
+            }
+            return ok;
+        }
+
+        private void restorePages(long originalPages) {
+            if (reservedByUs && originalPages >= 0) {
+                Hugepages.reserve(originalPages);
+                reservedByUs = false;
+            }
+        }
+
+        private List<String> memoryArgs(boolean huge) {
+            return huge ? List.of("--in-memory", "-m", Integer.toString(MEMORY_MB))
+                    : List.of("--no-huge", "-m", Integer.toString(MEMORY_MB), "--no-shconf");
+        }
+
+        private List<Row> measure(boolean huge, int workerCpu, int mainCpu, PrintWriter err) throws Exception {
+            List<String> eal = new ArrayList<>(List.of("--lcores=0@" + mainCpu));
+            eal.addAll(memoryArgs(huge));
+            eal.addAll(List.of("--no-pci", "--no-telemetry", "--log-level=*:warning", "--vdev=net_ring0", "--vdev=net_ring1"));
+            Dpdk.guard(() -> Eal.init(eal.toArray(String[]::new)));
+            List<Row> rows = new ArrayList<>();
+            try (Arena arena = Arena.ofShared()) {
+                Mempool pool = Mempool.create(arena, "bench_pkts", 8191, 0, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+                EthPort p0 = EthPort.byName("net_ring0");
+                EthPort p1 = EthPort.byName("net_ring1");
+                for (EthPort p : List.of(p0, p1)) {
+                    p.configure(1, 1);
+                    p.rxQueueSetup(0, 1024, pool);
+                    p.txQueueSetup(0, 1024);
+                    p.start();
+                }
+                for (int size : sizes) {
+                    if (interrupted.get()) {
+                        break;
+                    }
+                    rows.add(measureSize(size, pool, p0, p1, huge, workerCpu, mainCpu, err));
+                }
+                p0.stop();
+                p1.stop();
+                if (pool.inUseCount() != 0) {
+                    err.println("bench fwd: " + pool.inUseCount() + " mbufs not returned to the pool");
+                }
+            }
+            Eal.cleanup();
+            return rows;
+        }
+
+        private Row measureSize(int size, Mempool pool, EthPort p0, EthPort p1, boolean huge, int workerCpu, int mainCpu,
+                                PrintWriter err) throws Exception {
+            // 32 frames per port, as testpmd's --tx-first: H0->H1 on port 0, H1->H0 on port 1.
+            List<byte[]> frames = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                frames.add(Frames.udp(H1, H0, 26, size, i));
+            }
+            Frames.send(pool, p0, frames);
+            frames.replaceAll(f -> Frames.udp(H0, H1, 26, size, 7));
+            Frames.send(pool, p1, frames);
+            ForwardingTable table = new ForwardingTable(2, 4096, true);
+            table.addStatic(H0, 0);
+            table.addStatic(H1, 1);
+            Forwarder.Plan plan = new Forwarder.Plan(List.of(p0, p1),
+                    List.of(new Forwarder.WorkerPlan(List.of(0, 1), Integer.toString(workerCpu))), table,
+                    PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0), Forwarder.DEFAULT_DRAIN_NANOS, true);
+
+            var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            double[] java = new double[rounds];
+            double[] reference = new double[rounds];
+            long gc = 0;
+            long heap = 0;
+            for (int r = 0; r < rounds && !interrupted.get(); r++) {
+                Forwarder f = Forwarder.start(plan, DpdkPacketMemory.INSTANCE);
+                try {
+                    Thread.sleep(r == 0 ? 2000 : 500);                    // JIT warm-up, then settle
+                    long tid = f.threads().get(0).threadId();
+                    long gc0 = gcCount();
+                    long heap0 = threads.getThreadAllocatedBytes(tid);
+                    long frames0 = received(f);
+                    long t0 = System.nanoTime();
+                    Thread.sleep(seconds * 1000L);
+                    long frames1 = received(f);
+                    long t1 = System.nanoTime();
+                    heap += threads.getThreadAllocatedBytes(tid) - heap0;
+                    gc += gcCount() - gc0;
+                    java[r] = (frames1 - frames0) / ((t1 - t0) / 1e3);
+                } finally {
+                    f.stop();
+                }
+                if (f.failure() != null) {
+                    throw new IllegalStateException("worker failed: " + f.failure(), f.failure());
+                }
+                reference[r] = testpmdRound(size, huge, workerCpu, mainCpu);
+                err.printf(Locale.ROOT, "bench fwd: %d B round %d/%d: java %.2f Mpps, testpmd %.2f Mpps%n",
+                        size, r + 1, rounds, java[r], reference[r]);
+                err.flush();
+            }
+            // Take the circulating frames out again: every mbuf back before the next size.
+            Frames.receive(p0, Integer.MAX_VALUE);
+            Frames.receive(p1, Integer.MAX_VALUE);
+            return new Row(size, median(java), median(reference), java, reference, gc, heap);
+        }
+
+        private static long received(Forwarder f) {
+            long sum = 0;
+            for (int i = 0; i < 2 * PortCounters.PRIORITIES; i++) {
+                sum += f.total(c -> c.rxFrames, i);
+            }
+            return sum;
+        }
+
+        private static long gcCount() {
+            long n = 0;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                n += Math.max(0, gc.getCollectionCount());
+            }
+            return n;
+        }
+
+        /** One testpmd run: the mean of its per-second Rx-pps (both ports summed) after two warm-up seconds. */
+        private double testpmdRound(int size, boolean huge, int workerCpu, int mainCpu) throws Exception {
+            List<String> cmd = new ArrayList<>(List.of(testpmd, "--lcores=0@" + mainCpu + ",1@" + workerCpu));
+            cmd.addAll(memoryArgs(huge));
+            cmd.addAll(List.of("--no-pci", "--no-telemetry", "--log-level=*:warning", "--vdev=net_ring0", "--vdev=net_ring1",
+                    "--", "--forward-mode=mac", "--tx-first", "--burst=32", "--txpkts=" + size, "--stats-period=1",
+                    "--total-num-mbufs=8192", "--nb-cores=1"));
+            Process p;
+            try {
+                p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start " + testpmd + " (apt-get install dpdk-dev): " + e.getMessage());
+            }
+            List<Long> perPort = new ArrayList<>();
+            StringBuilder output = new StringBuilder();
+            long deadline = System.nanoTime() + (seconds + 2 + 20) * 1_000_000_000L;
+            int wanted = 2 * (seconds + 2);
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    output.append(line).append('\n');
+                    String t = line.trim();
+                    if (t.startsWith("Rx-pps:")) {
+                        perPort.add(Long.parseLong(t.substring(7).trim().split("\\s+")[0]));
+                        if (perPort.size() >= wanted) {
+                            break;
+                        }
+                    }
+                    if (System.nanoTime() > deadline || interrupted.get()) {
+                        break;
+                    }
+                }
+            } finally {
+                p.destroy();                                   // SIGTERM: testpmd stops its ports and exits
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            }
+            if (perPort.size() < wanted) {
+                throw new IllegalStateException("testpmd printed " + perPort.size() + " Rx-pps samples, expected " + wanted
+                        + "; its output:\n" + output);
+            }
+            double sum = 0;
+            int n = 0;
+            for (int i = 4; i + 1 < wanted; i += 2) {          // skip 2 periods of start-up; sum ports 0 and 1
+                sum += perPort.get(i) + perPort.get(i + 1);
+                n++;
+            }
+            return sum / n / 1e6;
+        }
+
+        private static double median(double[] v) {
+            double[] s = v.clone();
+            Arrays.sort(s);
+            return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        }
+
+        private void print(PrintWriter out, List<Row> rows, boolean huge, int workerCpu) {
+            String mode = huge ? "hugepages" : "no-huge";
+            if (json) {
+                for (Row r : rows) {
+                    out.printf(Locale.ROOT, "{\"frameBytes\":%d,\"javaMpps\":%.3f,\"testpmdMpps\":%.3f,\"ratio\":%.3f,"
+                                    + "\"memory\":\"%s\",\"rounds\":%d,\"seconds\":%d,\"javaRoundsMpps\":%s,\"testpmdRoundsMpps\":%s,"
+                                    + "\"gcCount\":%d,\"heapBytesAllocated\":%d,\"workerCpu\":%d}%n",
+                            r.frameBytes(), r.javaMpps(), r.testpmdMpps(), r.javaMpps() / r.testpmdMpps(), mode, rounds, seconds,
+                            list(r.javaRounds()), list(r.testpmdRounds()), r.gcCount(), r.heapBytes(), workerCpu);
+                }
+                out.flush();
+                return;
+            }
+            out.printf("bench fwd: net_ring0 + net_ring1 (each looped back), 1 worker on CPU %d, burst 32, memory %s,%n"
+                    + "           %d rounds x %d s per side, alternating; medians; GC and heap bytes over pfcswitch's measured windows%n",
+                    workerCpu, huge ? "hugepages (--in-memory)" : "4 KiB pages (--no-huge)", rounds, seconds);
+            out.printf("%-6s %12s %14s %7s %5s %16s%n", "frame", "java Mpps", "testpmd Mpps", "ratio", "GCs", "heap allocated");
+            for (Row r : rows) {
+                out.printf(Locale.ROOT, "%-6d %12.2f %14.2f %7.2f %5d %14d B%n", r.frameBytes(), r.javaMpps(), r.testpmdMpps(),
+                        r.javaMpps() / r.testpmdMpps(), r.gcCount(), r.heapBytes());
+            }
+            out.flush();
+        }
+
+        private static String list(double[] v) {
+            StringBuilder b = new StringBuilder("[");
+            for (int i = 0; i < v.length; i++) {
+                b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.3f", v[i]));
+            }
+            return b.append(']').toString();
+        }
+    }
+}

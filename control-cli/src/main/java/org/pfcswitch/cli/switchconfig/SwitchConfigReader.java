@@ -1,0 +1,240 @@
+package org.pfcswitch.cli.switchconfig;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.pfcswitch.cli.config.ConfigException;
+import org.pfcswitch.cli.config.ConfigNode;
+import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.dataplane.Device;
+import org.pfcswitch.dataplane.Forwarder;
+import org.pfcswitch.dataplane.SwitchConfig;
+import org.pfcswitch.dataplane.ThreadAffinity;
+
+/**
+ * Reads the switch part of a YAML configuration into a {@link SwitchConfig}. Every mistake is a
+ * {@link ConfigException} naming the file and key; unknown keys are mistakes too.
+ *
+ * <pre>
+ * eal:                       # optional; these are the defaults
+ *   lcores: null             #   EAL --lcores; default 0@(every CPU this process may use)
+ *   memoryMb: 256            #   EAL -m
+ *   hugepages: auto          #   auto (use them when reserved) | on (require) | off (--no-huge)
+ *   mbufs: 0                 #   packet pool size; 0 = sized from the ports
+ *   logLevel: "*:warning"
+ *   extraArgs: []            #   appended to the EAL command line as given
+ * workers: 1                 # a count (ports dealt round-robin, threads not pinned), or a list:
+ *   # - {cpu: 1, ports: [h0, h1]}
+ * ports:                     # switch port i is the i-th entry
+ *   - name: h0
+ *     device: "net_af_packet0,iface=pfcsw-h0"   # or a PCI address 0000:3b:00.0, net_af_xdp0,iface=..., net_ring0, ...
+ *     mac: 02:fc:00:00:00:01                    # optional: the port's own MAC (else the device's)
+ *     speed: 10G                                # optional line rate
+ *     rxDescriptors: 1024
+ *     txDescriptors: 1024
+ * forwarding:
+ *   learning: true
+ *   tableSize: 4096
+ *   drain: 100us             # longest a frame waits in a TX buffer for company
+ *   staticMacs: [{mac: 02:00:00:00:00:01, port: h0}]
+ * classification:
+ *   trust: dscp              # dscp | pcp
+ *   dscpMap: "26:3"          # overrides of the class-selector map (DSCP / 8)
+ *   defaultPriority: 0
+ * testbed: ...               # read by TestbedConfigReader; ignored here
+ * </pre>
+ */
+public final class SwitchConfigReader {
+
+    private SwitchConfigReader() {}
+
+    public static SwitchConfig read(ConfigNode root) {
+        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "testbed");
+        SwitchConfig.Eal eal = eal(root);
+        List<SwitchConfig.Port> ports = ports(root);
+        List<SwitchConfig.Worker> workers = workers(root, ports);
+        ConfigNode fwd = root.optionalChild("forwarding").orElse(ConfigNode.parse(root.file(), "{}"));
+        fwd.allowOnly("learning", "tableSize", "drain", "staticMacs");
+        List<SwitchConfig.StaticMac> statics = new ArrayList<>();
+        for (ConfigNode s : fwd.children("staticMacs")) {
+            s.allowOnly("mac", "port");
+            String port = s.string("port");
+            if (ports.stream().noneMatch(p -> p.name().equals(port))) {
+                throw s.error("port", "no port is called '" + port + "' (ports: " + names(ports) + ")");
+            }
+            statics.add(new SwitchConfig.StaticMac(mac(s, "mac"), port));
+        }
+        long drain = fwd.nanos("drain", Forwarder.DEFAULT_DRAIN_NANOS);
+        if (drain < 1_000 || drain > 100_000_000) {
+            throw fwd.error("drain", "must be between 1us and 100ms, got " + drain + " ns");
+        }
+        SwitchConfig.Forwarding forwarding = new SwitchConfig.Forwarding(statics, fwd.bool("learning", true),
+                fwd.integer("tableSize", 4096, 16, 1 << 24));
+        return new SwitchConfig(eal, ports, workers, forwarding, classifier(root), drain);
+    }
+
+    private static SwitchConfig.Eal eal(ConfigNode root) {
+        SwitchConfig.Eal d = SwitchConfig.Eal.defaults();
+        var node = root.optionalChild("eal");
+        if (node.isEmpty()) {
+            return d;
+        }
+        ConfigNode e = node.get();
+        e.allowOnly("lcores", "memoryMb", "hugepages", "mbufs", "logLevel", "extraArgs");
+        String mode = e.string("hugepages", "auto").toLowerCase(Locale.ROOT);
+        SwitchConfig.Hugepages hugepages = switch (mode) {
+            case "auto" -> SwitchConfig.Hugepages.AUTO;
+            case "on", "true", "yes" -> SwitchConfig.Hugepages.ON;
+            case "off", "false", "no" -> SwitchConfig.Hugepages.OFF;
+            default -> throw e.error("hugepages", "expected auto, on or off, got '" + mode + "'");
+        };
+        String lcores = e.has("lcores") ? e.string("lcores") : null;
+        return new SwitchConfig.Eal(lcores, e.integer("memoryMb", d.memoryMb(), 64, 1 << 20), hugepages,
+                e.integer("mbufs", 0, 0, 1 << 22), e.string("logLevel", d.logLevel()), e.strings("extraArgs"));
+    }
+
+    private static List<SwitchConfig.Port> ports(ConfigNode root) {
+        List<ConfigNode> nodes = root.children("ports");
+        if (nodes.isEmpty()) {
+            throw root.error("ports", "missing: a switch needs at least one port");
+        }
+        List<SwitchConfig.Port> ports = new ArrayList<>();
+        Map<String, String> byName = new HashMap<>();
+        Map<String, String> byDevice = new HashMap<>();
+        Map<String, String> byIface = new HashMap<>();
+        for (ConfigNode p : nodes) {
+            p.allowOnly("name", "device", "mac", "speed", "rxDescriptors", "txDescriptors");
+            String name = p.string("name");
+            if (!name.matches("[A-Za-z0-9_.-]{1,32}")) {
+                throw p.error("name", "use 1-32 letters, digits, '_', '.' or '-', got '" + name + "'");
+            }
+            String previous = byName.putIfAbsent(name, p.path());
+            if (previous != null) {
+                throw p.error("name", "duplicate port '" + name + "' (also " + previous + ")");
+            }
+            Device device;
+            try {
+                device = Device.parse(p.string("device"));
+            } catch (IllegalArgumentException e) {
+                throw p.error("device", e.getMessage());
+            }
+            previous = byDevice.putIfAbsent(device.ethdevName(), name);
+            if (previous != null) {
+                throw p.error("device", "duplicate device " + device.ethdevName() + " (also port " + previous + ")");
+            }
+            if (device instanceof Device.Vdev v && v.option("iface") != null) {
+                previous = byIface.putIfAbsent(v.option("iface"), name);
+                if (previous != null) {
+                    throw p.error("device", "interface " + v.option("iface") + " is already port " + previous + "'s");
+                }
+            }
+            long mac = p.has("mac") ? mac(p, "mac") : -1;
+            ports.add(new SwitchConfig.Port(name, device, mac, p.bitsPerSecond("speed", 0),
+                    p.integer("rxDescriptors", 1024, 32, 16384), p.integer("txDescriptors", 1024, 32, 16384)));
+        }
+        return ports;
+    }
+
+    private static List<SwitchConfig.Worker> workers(ConfigNode root, List<SwitchConfig.Port> ports) {
+        List<ConfigNode> list;
+        int count;
+        try {
+            count = root.integer("workers", 1, 1, ports.size());
+            list = null;
+        } catch (ConfigException notACount) {
+            if (notACount.getMessage().contains("must be between")) {
+                throw notACount;
+            }
+            try {
+                list = root.children("workers");
+            } catch (ConfigException neither) {
+                throw root.error("workers", "expected a worker count (e.g. 2) or a list like [{cpu: 1, ports: [h0, h1]}]");
+            }
+            count = list.size();
+        }
+        List<SwitchConfig.Worker> workers = new ArrayList<>();
+        if (list == null) {
+            for (int w = 0; w < count; w++) {
+                List<String> owned = new ArrayList<>();
+                for (int p = w; p < ports.size(); p += count) {
+                    owned.add(ports.get(p).name());
+                }
+                workers.add(new SwitchConfig.Worker(null, owned));
+            }
+            return workers;
+        }
+        Map<String, String> owner = new HashMap<>();
+        for (ConfigNode w : list) {
+            w.allowOnly("cpu", "ports");
+            String cpus = w.has("cpu") ? w.string("cpu") : null;
+            if (cpus != null) {
+                try {
+                    ThreadAffinity.parseCpuList(cpus);
+                } catch (IllegalArgumentException e) {
+                    throw w.error("cpu", e.getMessage());
+                }
+            }
+            List<String> owned = w.strings("ports");
+            if (owned.isEmpty()) {
+                throw w.error("ports", "missing: a worker needs at least one port");
+            }
+            for (String name : owned) {
+                if (ports.stream().noneMatch(p -> p.name().equals(name))) {
+                    throw w.error("ports", "no port is called '" + name + "' (ports: " + names(ports) + ")");
+                }
+                String previous = owner.putIfAbsent(name, w.path());
+                if (previous != null) {
+                    throw w.error("ports", "port " + name + " is already owned by " + previous + " (each port has one worker)");
+                }
+            }
+            workers.add(new SwitchConfig.Worker(cpus, owned));
+        }
+        for (SwitchConfig.Port p : ports) {
+            if (!owner.containsKey(p.name())) {
+                throw root.error("workers", "port " + p.name() + " is owned by no worker");
+            }
+        }
+        return workers;
+    }
+
+    private static PriorityClassifier classifier(ConfigNode root) {
+        var node = root.optionalChild("classification");
+        if (node.isEmpty()) {
+            return PriorityClassifier.trustDscp(0);
+        }
+        ConfigNode c = node.get();
+        c.allowOnly("trust", "dscpMap", "defaultPriority");
+        int defaultPriority = c.integer("defaultPriority", 0, 0, 7);
+        String trust = c.string("trust", "dscp").toLowerCase(Locale.ROOT);
+        try {
+            return switch (trust) {
+                case "dscp" -> PriorityClassifier.trustDscp(PriorityClassifier.dscpMap(c.string("dscpMap", "")), defaultPriority);
+                case "pcp" -> {
+                    if (c.has("dscpMap")) {
+                        throw c.error("dscpMap", "only used with trust: dscp");
+                    }
+                    yield PriorityClassifier.trustPcp(defaultPriority);
+                }
+                default -> throw c.error("trust", "expected dscp or pcp, got '" + trust + "'");
+            };
+        } catch (IllegalArgumentException e) {
+            throw c.error("dscpMap", e.getMessage());
+        }
+    }
+
+    static long mac(ConfigNode node, String key) {
+        try {
+            return MacAddress.parse(node.string(key));
+        } catch (IllegalArgumentException e) {
+            throw node.error(key, e.getMessage());
+        }
+    }
+
+    private static String names(List<SwitchConfig.Port> ports) {
+        return String.join(", ", ports.stream().map(SwitchConfig.Port::name).toList());
+    }
+}

@@ -1,0 +1,193 @@
+package org.pfcswitch.dataplane;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.dpdk.DpdkException;
+import org.pfcswitch.dpdk.EthPort;
+import org.pfcswitch.dpdk.LinkStatus;
+import org.pfcswitch.dpdk.Mbuf;
+import org.pfcswitch.dpdk.Mempool;
+
+/**
+ * The switch's DPDK ports, from configuration to closed: hot-plugs virtual devices, finds PCI
+ * ports EAL probed, sets up one rx and one tx queue each from the packet pool, turns on
+ * promiscuous mode and MAC-control forwarding, starts them, and at the end stops and closes them.
+ */
+public final class DpdkPorts implements AutoCloseable {
+
+    /**
+     * A started port.
+     *
+     * @param macControlRx whether PFC/PAUSE frames reach rx_burst on this port, for the start-up log
+     */
+    public record OpenPort(SwitchConfig.Port config, EthPort ethPort, long deviceMac, LinkStatus link, String macControlRx) {
+
+        /** The MAC the switch uses as this port's own: the configured one, else the device's. */
+        public long mac() {
+            return config.mac() >= 0 ? config.mac() : deviceMac;
+        }
+    }
+
+    private static final int DRAIN_LIMIT = 65_536;
+
+    private final Arena vdevs = Arena.ofShared();   // closing it removes the hot-plugged devices
+    private final List<OpenPort> ports = new ArrayList<>();
+    private boolean closed;
+
+    private DpdkPorts() {}
+
+    /**
+     * Opens and starts every port, in order. On failure, ports opened so far are closed again.
+     *
+     * @throws PortException naming the port and what DPDK said
+     */
+    public static DpdkPorts open(List<SwitchConfig.Port> configs, Mempool pool) {
+        DpdkPorts opened = new DpdkPorts();
+        try {
+            for (SwitchConfig.Port config : configs) {
+                opened.ports.add(opened.openOne(config, pool));
+            }
+            return opened;
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+    }
+
+    private OpenPort openOne(SwitchConfig.Port config, Mempool pool) {
+        EthPort port = attach(config);
+        try {
+            port.configure(1, 1);
+            port.rxQueueSetup(0, config.rxDescriptors(), pool);
+            port.txQueueSetup(0, config.txDescriptors());
+            port.start();
+        } catch (DpdkException e) {
+            throw new PortException("port " + config.name() + " (" + config.device() + "): " + e.getMessage());
+        }
+        try {
+            port.promiscuous(true);    // a switch port takes every frame, not only its own MAC's
+        } catch (DpdkException e) {
+            // some PMDs (net_ring) have no such mode and receive everything anyway
+        }
+        return new OpenPort(config, port, port.macAddress(), port.link(), macControlRx(config, port));
+    }
+
+    private EthPort attach(SwitchConfig.Port config) {
+        if (config.device() instanceof Device.Vdev v && v.option("iface") != null
+                && !java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/net", v.option("iface")))) {
+            throw new PortException("port " + config.name() + ": network interface " + v.option("iface") + " of device "
+                    + v.name() + " does not exist (for the netns testbed: pfcswitch testbed up -c CONFIG)");
+        }
+        try {
+            return switch (config.device()) {
+                case Device.Vdev v -> EthPort.createVdev(vdevs, v.name(), v.args());
+                case Device.Pci p -> EthPort.byName(p.ethdevName());
+            };
+        } catch (DpdkException e) {
+            String why = switch (config.device()) {
+                case Device.Vdev v when e.rteErrno() == 19 && !v.knownDriver() -> "no DPDK driver takes '" + v.name() + "' (unknown vdev '"
+                        + v.driver() + "'; known here: net_ring, net_null, net_af_packet, net_af_xdp, net_tap, net_memif, net_pcap, ...)";
+                case Device.Vdev v when e.rteErrno() == 17 -> "device name '" + v.name() + "' is already in use";
+                case Device.Vdev v -> "DPDK could not create '" + v + "'"
+                        + (v.option("iface") != null ? " (does interface " + v.option("iface") + " exist? 'pfcswitch testbed up' creates testbed veths)" : "");
+                case Device.Pci p -> "EAL found no ethdev at PCI address " + p.address()
+                        + " (is the NIC bound to a DPDK-capable driver, e.g. vfio-pci or mlx5?)";
+            };
+            throw new PortException("port " + config.name() + ": " + why + ": " + e.getMessage());
+        }
+    }
+
+    /** Asks the PMD to pass MAC-control frames up, and says in words whether they will arrive. */
+    private static String macControlRx(SwitchConfig.Port config, EthPort port) {
+        try {
+            if (port.macControlFrameForwarding(true)) {
+                return "yes (PMD told to forward MAC-control frames)";
+            }
+            return config.device() instanceof Device.Vdev
+                    ? "yes (virtual device without flow control: frames pass as they arrive)"
+                    : "UNKNOWN (PMD has no flow-control API; send a PFC frame and watch the pfc counters)";
+        } catch (DpdkException e) {
+            return "NO? (could not enable MAC-control forwarding: " + e.getMessage() + ")";
+        }
+    }
+
+    public List<OpenPort> ports() {
+        return List.copyOf(ports);
+    }
+
+    public List<EthPort> ethPorts() {
+        return ports.stream().map(OpenPort::ethPort).toList();
+    }
+
+    /**
+     * Frees the frames waiting in the rx queues (a looped-back port holds what was sent to it).
+     * Call with the forwarder stopped. At most {@value #DRAIN_LIMIT} per port: net_null never
+     * runs dry, and anything a NIC still holds goes back to the pool when the port closes.
+     * Returns how many were freed.
+     */
+    public long drainRx() {
+        long freed = 0;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment burst = Mbuf.pointerArray(call, Worker.BURST);
+            for (OpenPort p : ports) {
+                for (int taken = 0; taken < DRAIN_LIMIT; ) {
+                    int n = p.ethPort().rxBurst(0, burst, Worker.BURST);
+                    if (n == 0) {
+                        break;
+                    }
+                    Mbuf.freeBulk(burst, n);
+                    taken += n;
+                    freed += n;
+                }
+            }
+        }
+        return freed;
+    }
+
+    /** Stops and closes every port (hot-plugged devices are removed). Idempotent; quiet on errors. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (OpenPort p : ports) {
+            try {
+                p.ethPort().stop();
+            } catch (RuntimeException e) {
+                // closing anyway
+            }
+            if (p.config().device() instanceof Device.Pci) {
+                try {
+                    p.ethPort().close();
+                } catch (RuntimeException e) {
+                    // nothing more to do
+                }
+            }
+        }
+        vdevs.close();     // rte_vdev_uninit closes each virtual device's port
+    }
+
+    /** A port could not be opened; the message names it and is meant for the user as is. */
+    public static final class PortException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public PortException(String message) {
+            super(message);
+        }
+    }
+
+    /** A one-line description for the start-up log. */
+    public static String describe(int index, OpenPort p) {
+        LinkStatus l = p.link();
+        return String.format("port %d %-8s %-40s dpdk port %d (%s), mac %s%s, link %s%s, speed %s, MAC-control rx: %s",
+                index, p.config().name(), p.config().device(), p.ethPort().id(), p.ethPort().name(),
+                MacAddress.format(p.mac()), p.config().mac() >= 0 ? " (configured; device " + MacAddress.format(p.deviceMac()) + ")" : "",
+                l.up() ? "up" : "down", l.up() ? " " + l.speedMbps() + " Mbit/s" + (l.fullDuplex() ? " full duplex" : "") : "",
+                Rates.format(p.config().speedBps()), p.macControlRx());
+    }
+}

@@ -1,0 +1,192 @@
+package org.pfcswitch.dataplane;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import org.pfcswitch.codec.MacAddress;
+
+/**
+ * The L2 forwarding decision: static MAC entries from the configuration, MAC learning, and
+ * flooding of broadcast, multicast and unknown destinations. The poll loop calls
+ * {@link #decide} once per burst with the burst's source and destination MACs.
+ *
+ * <p>An open-addressing table of single {@code long} entries, so that several workers can learn
+ * into it and look it up without locks: an entry is {@code mac << 16 | static << 15 | (port + 1)}
+ * and 0 marks an empty slot. A slot, once given to a MAC, keeps that MAC for ever (there is no
+ * ageing yet); a station that moves only rewrites its port. Inserts claim an empty slot with a
+ * compare-and-set; everything else is an opaque read or write of one 64-bit element, which is
+ * atomic, so a reader sees either the old or the new port, never a torn entry. Learning that
+ * finds the table three-quarters full stops learning new stations (they are flooded) and counts it.
+ */
+public final class ForwardingTable {
+
+    /** {@link #decide} result: send to every port except the ingress one. */
+    public static final int FLOOD = -1;
+    /** {@link #decide} result: the destination sits behind the ingress port; a bridge filters it. */
+    public static final int FILTER = -2;
+
+    /** Ports are stored as port + 1 in 15 bits. */
+    public static final int MAX_PORTS = 0x7FFE;
+
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle SIZE;
+    private static final VarHandle FULL;
+
+    static {
+        try {
+            SIZE = MethodHandles.lookup().findVarHandle(ForwardingTable.class, "size", int.class);
+            FULL = MethodHandles.lookup().findVarHandle(ForwardingTable.class, "learnTableFull", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final long STATIC_BIT = 1L << 15;
+    private static final long PORT_MASK = STATIC_BIT - 1;
+
+    private final long[] slots;
+    private final int mask;
+    private final int shift;
+    private final int maxEntries;
+    private final int ports;
+    private final boolean learning;
+    @SuppressWarnings("unused") // through SIZE
+    private volatile int size;
+    @SuppressWarnings("unused") // through FULL
+    private volatile long learnTableFull;
+
+    /**
+     * @param ports    switch ports, numbered 0..ports-1
+     * @param capacity stations the table must hold (rounded up; the table is sized for a load of 3/4)
+     * @param learning whether to learn source MACs
+     */
+    public ForwardingTable(int ports, int capacity, boolean learning) {
+        if (ports < 1 || ports > MAX_PORTS) {
+            throw new IllegalArgumentException("ports must be 1.." + MAX_PORTS + ", got " + ports);
+        }
+        if (capacity < 1 || capacity > (1 << 24)) {
+            throw new IllegalArgumentException("table capacity must be 1..16777216, got " + capacity);
+        }
+        int slotCount = Integer.highestOneBit(Math.max(16, capacity * 4 / 3 + 1) - 1) << 1;
+        this.slots = new long[slotCount];
+        this.mask = slotCount - 1;
+        this.shift = 64 - Integer.numberOfTrailingZeros(slotCount);
+        this.maxEntries = slotCount / 4 * 3;
+        this.ports = ports;
+        this.learning = learning;
+    }
+
+    /** Adds or replaces a static entry: never moved by learning. Control plane. */
+    public void addStatic(long mac, int port) {
+        checkPort(port);
+        if (!insert(mac & MacAddress.BROADCAST, port, true)) {
+            throw new IllegalStateException("forwarding table full: no room for static entry " + MacAddress.format(mac));
+        }
+    }
+
+    /**
+     * The forwarding decision for {@code n} frames that arrived on {@code inPort}: learns each
+     * source (when learning is on) and writes each frame's egress port, {@link #FLOOD} or
+     * {@link #FILTER} into {@code egress[i]}. Allocates nothing.
+     */
+    public void decide(int inPort, long[] srcMac, long[] dstMac, int n, int[] egress) {
+        for (int i = 0; i < n; i++) {
+            if (learning) {
+                learn(srcMac[i], inPort);
+            }
+            long dst = dstMac[i];
+            int port = MacAddress.isMulticast(dst) ? FLOOD : lookup(dst);  // broadcast is multicast too
+            egress[i] = port < 0 ? FLOOD : port == inPort ? FILTER : port;
+        }
+    }
+
+    /** The port a MAC was learned on or statically put on, or -1. */
+    public int lookup(long mac) {
+        for (int i = index(mac); ; i = (i + 1) & mask) {
+            long e = (long) SLOTS.getOpaque(slots, i);
+            if (e == 0) {
+                return -1;
+            }
+            if (e >>> 16 == mac) {
+                return (int) (e & PORT_MASK) - 1;
+            }
+        }
+    }
+
+    /** Records that {@code mac} is behind {@code port}; a no-op for multicast sources and static entries. */
+    public void learn(long mac, int port) {
+        if (MacAddress.isMulticast(mac)) {
+            return;                             // not a station: a bridge never learns a group address
+        }
+        for (int i = index(mac); ; i = (i + 1) & mask) {
+            long e = (long) SLOTS.getOpaque(slots, i);
+            if (e == 0) {
+                insert(mac, port, false);
+                return;
+            }
+            if (e >>> 16 == mac) {
+                if ((e & STATIC_BIT) == 0 && (int) (e & PORT_MASK) != port + 1) {
+                    SLOTS.setOpaque(slots, i, entry(mac, port, false));   // the station moved
+                }
+                return;
+            }
+        }
+    }
+
+    /** Stations in the table (static entries included). */
+    public int size() {
+        return (int) SIZE.getOpaque(this);
+    }
+
+    /** New stations not learned because the table was full (they were flooded instead). */
+    public long learnTableFull() {
+        return (long) FULL.getOpaque(this);
+    }
+
+    public boolean learning() {
+        return learning;
+    }
+
+    public int ports() {
+        return ports;
+    }
+
+    /** Claims a slot for {@code mac} (or updates its slot); false when the table is full. */
+    private boolean insert(long mac, int port, boolean isStatic) {
+        long want = entry(mac, port, isStatic);
+        for (int i = index(mac); ; i = (i + 1) & mask) {
+            long e = (long) SLOTS.getOpaque(slots, i);
+            if (e == 0) {
+                if ((int) SIZE.getOpaque(this) >= maxEntries) {
+                    FULL.getAndAdd(this, 1L);
+                    return false;
+                }
+                if (SLOTS.compareAndSet(slots, i, 0L, want)) {
+                    SIZE.getAndAdd(this, 1);
+                    return true;
+                }
+                e = (long) SLOTS.getVolatile(slots, i);  // another worker took the slot: look at what it put
+            }
+            if (e >>> 16 == mac) {
+                if (isStatic || (e & STATIC_BIT) == 0) {
+                    SLOTS.setOpaque(slots, i, want);
+                }
+                return true;
+            }
+        }
+    }
+
+    private int index(long mac) {
+        return (int) ((mac * 0x9E37_79B9_7F4A_7C15L) >>> shift);
+    }
+
+    private static long entry(long mac, int port, boolean isStatic) {
+        return mac << 16 | (isStatic ? STATIC_BIT : 0) | (port + 1);
+    }
+
+    private void checkPort(int port) {
+        if (port < 0 || port >= ports) {
+            throw new IllegalArgumentException("port " + port + " is not a switch port (0.." + (ports - 1) + ")");
+        }
+    }
+}

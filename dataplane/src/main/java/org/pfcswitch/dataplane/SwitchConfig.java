@@ -1,0 +1,81 @@
+package org.pfcswitch.dataplane;
+
+import java.util.List;
+
+import org.pfcswitch.codec.PriorityClassifier;
+
+/**
+ * Everything {@link DpdkSwitch} needs to start, already validated by whoever read it (the CLI
+ * reads it from YAML). Ports are numbered by their position in {@link #ports}.
+ *
+ * @param eal            how to start DPDK
+ * @param ports          the switch ports, in switch-port order
+ * @param workers        which ports each worker thread owns (by name) and where it runs
+ * @param forwarding     static MACs and learning
+ * @param classifier     how frames get their priority
+ * @param drainNanos     TX drain period
+ */
+public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forwarding forwarding,
+                           PriorityClassifier classifier, long drainNanos) {
+
+    public SwitchConfig {
+        ports = List.copyOf(ports);
+        workers = List.copyOf(workers);
+    }
+
+    public enum Hugepages { AUTO, ON, OFF }
+
+    /**
+     * @param lcores    EAL's {@code --lcores} value, or null for {@code 0@(every CPU this process may use)}
+     * @param memoryMb  EAL memory ({@code -m})
+     * @param hugepages use hugepages when reserved (AUTO), require them (ON) or never (OFF)
+     * @param mbufs     packet buffers in the pool, 0 to size it from the ports
+     * @param logLevel  EAL's {@code --log-level} value
+     * @param extraArgs more EAL arguments, appended as given
+     */
+    public record Eal(String lcores, int memoryMb, Hugepages hugepages, int mbufs, String logLevel, List<String> extraArgs) {
+        public Eal {
+            extraArgs = List.copyOf(extraArgs);
+        }
+
+        public static Eal defaults() {
+            return new Eal(null, 256, Hugepages.AUTO, 0, "*:warning", List.of());
+        }
+    }
+
+    /**
+     * @param name          how logs, counters and the configuration call the port
+     * @param device        PCI address or vdev
+     * @param mac           the switch port's own MAC (source of the PFC frames it will send), or -1 for the device's
+     * @param speedBps      line rate the port is configured for (logged; the shaper will use it)
+     * @param rxDescriptors rx ring size
+     * @param txDescriptors tx ring size
+     */
+    public record Port(String name, Device device, long mac, long speedBps, int rxDescriptors, int txDescriptors) {}
+
+    /** @param cpus CPU list to pin the worker to, or null; @param ports names of the ports it owns */
+    public record Worker(String cpus, List<String> ports) {
+        public Worker {
+            ports = List.copyOf(ports);
+        }
+    }
+
+    public record StaticMac(long mac, String port) {}
+
+    /** @param tableSize stations the forwarding table holds */
+    public record Forwarding(List<StaticMac> staticMacs, boolean learning, int tableSize) {
+        public Forwarding {
+            staticMacs = List.copyOf(staticMacs);
+        }
+    }
+
+    /** Index of the port called {@code name}, or -1. */
+    public int portIndex(String name) {
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

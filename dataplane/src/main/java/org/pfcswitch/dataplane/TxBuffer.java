@@ -1,0 +1,96 @@
+package org.pfcswitch.dataplane;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.dpdk.EthPort;
+import org.pfcswitch.dpdk.Mbuf;
+
+/**
+ * Frames waiting for one egress port, as l2fwd's {@code rte_eth_dev_tx_buffer}: the worker adds
+ * frames one by one and the buffer goes out in one {@code tx_burst} when it is full or when the
+ * worker's drain timer fires, so a lone frame waits at most one drain period.
+ *
+ * <p>When the TX queue takes fewer than offered, the rest is offered again up to
+ * {@link #RETRIES} more times (a NIC frees descriptors as it sends); what is still refused is
+ * freed and counted in {@link PortCounters#txDropFull}. Either way the buffer ends empty and no
+ * mbuf is leaked.
+ */
+final class TxBuffer {
+
+    static final int RETRIES = 3;
+
+    private final EthPort ethPort;
+    private final int port;
+    private final MemorySegment ptrs;
+    private final int[] lengths;
+    private final int capacity;
+    private int count;
+
+    TxBuffer(Arena arena, EthPort ethPort, int port, int capacity) {
+        this.ethPort = ethPort;
+        this.port = port;
+        this.capacity = capacity;
+        this.ptrs = Mbuf.pointerArray(arena, capacity);
+        this.lengths = new int[capacity];
+    }
+
+    /** Adds a frame and sends the buffer when that filled it. */
+    void add(long mbuf, int length, PortCounters counters) {
+        ptrs.setAtIndex(JAVA_LONG, count, mbuf);
+        lengths[count] = length;
+        if (++count == capacity) {
+            flush(counters);
+        }
+    }
+
+    boolean isEmpty() {
+        return count == 0;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** Sends what is buffered; frees and counts what the TX queue would not take. */
+    void flush(PortCounters counters) {
+        int sent = 0;
+        long bytes = 0;
+        for (int attempt = 0; attempt <= RETRIES && sent < count; attempt++) {
+            if (sent > 0) {     // bursts start at index 0: move the unsent ones to the front
+                MemorySegment.copy(ptrs, (long) sent * Long.BYTES, ptrs, 0, (long) (count - sent) * Long.BYTES);
+                System.arraycopy(lengths, sent, lengths, 0, count - sent);
+                count -= sent;
+            }
+            // Sum the lengths before the burst: once the queue has an mbuf, another thread may free it.
+            int offered = count;
+            sent = ethPort.txBurst(0, ptrs, offered);
+            for (int i = 0; i < sent; i++) {
+                bytes += lengths[i];
+            }
+            PortCounters.add(counters.txFrames, port, sent);
+        }
+        PortCounters.add(counters.txBytes, port, bytes);
+        if (sent < count) {
+            int unsent = count - sent;
+            if (sent > 0) {
+                MemorySegment.copy(ptrs, (long) sent * Long.BYTES, ptrs, 0, (long) unsent * Long.BYTES);
+            }
+            Mbuf.freeBulk(ptrs, unsent);
+            PortCounters.add(counters.txDropFull, port, unsent);
+        }
+        count = 0;
+    }
+
+    /** Frees what is buffered without sending it (shutdown when the port is gone). */
+    int discard() {
+        int n = count;
+        if (n > 0) {
+            Mbuf.freeBulk(ptrs, n);
+        }
+        count = 0;
+        return n;
+    }
+}
