@@ -23,8 +23,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "testbed",
         mixinStandardHelpOptions = true,
         description = {
-            "Creates or removes a network-namespace testbed: one namespace per host, joined to",
-            "the switch by a veth pair, as described in the config's 'testbed:' section.",
+            "Creates or removes a network-namespace testbed of emulated hosts.",
+            "",
+            "One namespace per host, joined to the switch by a veth pair, as described in",
+            "the config's 'testbed:' section.",
             "",
             "Host h0 with namespacePrefix 'pfcsw-' becomes namespace pfcsw-h0 with eth0 inside",
             "(its ip and mac from the config, IPv6 off); the other end of the veth is interface",
@@ -42,8 +44,9 @@ import picocli.CommandLine.Spec;
 final class TestbedCommand {
 
     @Command(name = "up", mixinStandardHelpOptions = true,
-            description = {"Creates the namespaces and veth pairs (fails if a namespace already exists;",
-                "run 'testbed down' first). On failure, whatever was created is removed again."})
+            description = {"Creates the namespaces and veth pairs.", "",
+                "Fails if a namespace already exists (run 'testbed down' first). On failure,",
+                "whatever was created is removed again."})
     static final class Up implements Callable<Integer> {
         @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "Configuration with a testbed: section.")
         Path config;
@@ -126,10 +129,24 @@ final class TestbedCommand {
                 removed++;
             }
             if (Files.exists(Path.of("/sys/class/net", h.switchInterface()))) {
-                ip("link", "del", h.switchInterface());
+                deleteLinkIfStillThere(h.switchInterface());
             }
         }
         return removed;
+    }
+
+    /**
+     * The kernel removes a veth pair when its namespace goes, but asynchronously: the switch-side
+     * end can still be listed and then vanish before 'ip link del' reaches it. That is success.
+     */
+    private static void deleteLinkIfStillThere(String link) throws IOException, InterruptedException {
+        try {
+            ip("link", "del", link);
+        } catch (IOException e) {
+            if (!e.getMessage().contains("Cannot find device")) {
+                throw e;
+            }
+        }
     }
 
     private static List<String> namespaces() throws IOException, InterruptedException {

@@ -1,0 +1,112 @@
+package org.pfcswitch.dataplane.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.mmu.MmuConfig;
+
+/**
+ * Everything a {@link SwitchCore} needs besides its driver. The MMU configuration also defines
+ * the ports: their number, their line rates (the shaper and the pause timers run at them) and
+ * their cable delays (headroom). Built with {@link #builder(MmuConfig)}; defaults: trust DSCP
+ * with the class-selector map (26 → 3), pause quanta 65535, strict priority on every port,
+ * learning on, port MACs 02:00:01:00:pp:pp (pp = port number).
+ *
+ * @param mmu          buffer, ports and scheme
+ * @param classifier   PCP or DSCP trust
+ * @param pauseQuanta  quanta each PFC XOFF carries (1..65535); refreshed at half its duration
+ * @param portMacs     source MAC of the PFC frames each port sends
+ * @param schedulers   one policy per port
+ * @param staticMacs   forwarding entries from the configuration
+ * @param learning     learn source MACs
+ * @param tableCapacity stations the forwarding table holds
+ */
+public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
+                         List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, boolean learning,
+                         int tableCapacity) {
+
+    /** A static forwarding entry: frames to {@code mac} leave through {@code port}. */
+    public record StaticMac(long mac, int port) {}
+
+    public CoreConfig {
+        int ports = mmu.portCount();
+        portMacs = portMacs.clone();
+        schedulers = List.copyOf(schedulers);
+        staticMacs = List.copyOf(staticMacs);
+        if (pauseQuanta < 1 || pauseQuanta > MacControl.MAX_QUANTA) {
+            throw new IllegalArgumentException("pfc.pauseQuanta must be 1..65535, got " + pauseQuanta);
+        }
+        if (portMacs.length != ports || schedulers.size() != ports) {
+            throw new IllegalArgumentException("core config has " + portMacs.length + " port MACs and "
+                    + schedulers.size() + " schedulers for " + ports + " MMU ports");
+        }
+        for (StaticMac s : staticMacs) {
+            if (s.port() < 0 || s.port() >= ports) {
+                throw new IllegalArgumentException("static MAC entry names port " + s.port() + ", ports are 0.." + (ports - 1));
+            }
+        }
+        if (tableCapacity < 1) {
+            throw new IllegalArgumentException("forwarding tableCapacity must be >= 1, got " + tableCapacity);
+        }
+    }
+
+    public int ports() {
+        return mmu.portCount();
+    }
+
+    @Override
+    public long[] portMacs() {
+        return portMacs.clone();
+    }
+
+    public long portMac(int port) {
+        return portMacs[port];
+    }
+
+    public long speedBps(int port) {
+        return mmu.port(port).speedBps();
+    }
+
+    public static Builder builder(MmuConfig mmu) {
+        return new Builder(mmu);
+    }
+
+    public static final class Builder {
+        private final MmuConfig mmu;
+        private PriorityClassifier classifier = PriorityClassifier.trustDscp(0);
+        private int pauseQuanta = MacControl.MAX_QUANTA;
+        private final long[] portMacs;
+        private final SchedulerPolicy[] schedulers;
+        private final List<StaticMac> staticMacs = new ArrayList<>();
+        private boolean learning = true;
+        private int tableCapacity = 4096;
+
+        private Builder(MmuConfig mmu) {
+            this.mmu = mmu;
+            int ports = mmu.portCount();
+            portMacs = new long[ports];
+            for (int p = 0; p < ports; p++) {
+                portMacs[p] = 0x0200_0100_0000L | p;
+            }
+            schedulers = new SchedulerPolicy[ports];
+            Arrays.fill(schedulers, SchedulerPolicy.strictPriority());
+        }
+
+        public Builder classifier(PriorityClassifier c) { classifier = c; return this; }
+        public Builder pauseQuanta(int q) { pauseQuanta = q; return this; }
+        public Builder portMac(int port, long mac) { portMacs[port] = mac; return this; }
+        public Builder scheduler(int port, SchedulerPolicy policy) { schedulers[port] = policy; return this; }
+        public Builder allSchedulers(SchedulerPolicy policy) { Arrays.fill(schedulers, policy); return this; }
+        public Builder staticMac(long mac, int port) { staticMacs.add(new StaticMac(mac, port)); return this; }
+        public Builder learning(boolean on) { learning = on; return this; }
+        public Builder tableCapacity(int n) { tableCapacity = n; return this; }
+
+        public CoreConfig build() {
+            return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
+                    learning, tableCapacity);
+        }
+    }
+}

@@ -1,0 +1,395 @@
+package org.pfcswitch.dataplane.core;
+
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.codec.Ethernet;
+import org.pfcswitch.codec.FrameKind;
+import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParseError;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.dataplane.ForwardingTable;
+import org.pfcswitch.dataplane.PacketMemory;
+import org.pfcswitch.mmu.FlowControl;
+import org.pfcswitch.mmu.Mmu;
+import org.pfcswitch.mmu.RandomSource;
+import org.pfcswitch.mmu.Verdict;
+
+/**
+ * The switch: frames in, frames out, time passed in. One instance is owned by one thread and
+ * reads no clock; every driver (virtual time, DPDK poll loop, a test) feeds it three things:
+ *
+ * <pre>
+ *   core.onFrame(port, handle, now);      // a frame arrived; the core owns the handle from now on
+ *   core.onTimer(now);                    // whenever now >= core.nextTimerDue()
+ *   sink.transmit(port, handle, len, t)   // the core's output: a frame starts on the line at t
+ * </pre>
+ *
+ * A received frame is parsed in place, classified to a priority, forwarded by MAC (static,
+ * learned, or flooded), admitted by the MMU and queued at its egress port per priority. Each
+ * port has a shaper at its line rate: when the line is free, the port sends an owed PFC frame
+ * first, else the head of the queue its scheduler picks among those not paused by a received PFC;
+ * a frame on the line always finishes. Leaving frames are ECN-marked when the MMU says so and
+ * released from the MMU. The MMU's XOFF/XON transitions become PFC frames out of the ingress port
+ * with the advertised vector, refreshed at half the pause time while XOFF lasts.
+ *
+ * <p>Per-packet state lives in primitive arrays indexed by slot; after warm-up (the first time
+ * queues reach their depth) the per-frame path allocates nothing.
+ */
+public final class SwitchCore {
+
+    /** What {@link #nextTimerDue} returns when no timer is set. */
+    public static final long NO_TIMER = DeadlineHeap.NEVER;
+
+    private static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+    private final PacketMemory memory;
+    private final MemorySegment bytes;
+    private final FrameAllocator allocator;
+    private final FrameSink sink;
+    private final Mmu mmu;
+    private final FlowControl flowControl;
+    private final PriorityClassifier classifier;
+    private final ForwardingTable table;
+    private final PacketSlots slots = new PacketSlots(1024);
+    private final EgressQueues queues;
+    private final EgressScheduler scheduler;
+    private final PauseTimers pauses;
+    private final PfcEmitter pfc;
+    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its PFC refresh. */
+    private final DeadlineHeap timers;
+    private final SwitchCounters counters;
+    private final long[] speedBps;
+    private final long[] portMac;
+    private final long[] lineFreeAt;
+    private final long[] pfcRefreshNanos;
+    private final ParsedFrame parsed = new ParsedFrame();
+    private final int[] quantaScratch = new int[PRIORITIES];
+
+    /**
+     * @param memory    turns the driver's handles into bytes
+     * @param allocator buffers for the frames the core builds, and where consumed or dropped frames go
+     * @param sink      where transmitted frames go
+     * @param random    the MMU's randomness (ECN marking); seed it for reproducible runs
+     */
+    public SwitchCore(CoreConfig config, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
+                      RandomSource random) {
+        if ("bfc".equals(config.mmu().scheme())) {
+            throw new IllegalArgumentException("scheme bfc needs its dataplane half (per-flow queue assignment and "
+                    + "upstream pauses), which SwitchCore does not drive yet; pick a PFC scheme");
+        }
+        this.ports = config.ports();
+        this.memory = memory;
+        this.bytes = memory.bytes();
+        this.allocator = allocator;
+        this.sink = sink;
+        this.pfc = new PfcEmitter(ports, config.pauseQuanta());
+        this.mmu = Mmu.create(config.mmu(), pfc, random);
+        this.flowControl = mmu.flowControl();
+        this.classifier = config.classifier();
+        this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
+        for (CoreConfig.StaticMac s : config.staticMacs()) {
+            table.addStatic(s.mac(), s.port());
+        }
+        this.queues = new EgressQueues(ports, 64);
+        this.scheduler = new EgressScheduler(config.schedulers().toArray(SchedulerPolicy[]::new));
+        this.speedBps = new long[ports];
+        this.portMac = new long[ports];
+        this.pfcRefreshNanos = new long[ports];
+        for (int p = 0; p < ports; p++) {
+            speedBps[p] = config.speedBps(p);
+            portMac[p] = config.portMac(p);
+            pfcRefreshNanos[p] = Math.max(1, MacControl.quantaToNanos(config.pauseQuanta(), speedBps[p]) / 2);
+        }
+        this.pauses = new PauseTimers(speedBps);
+        this.lineFreeAt = new long[ports];
+        this.timers = new DeadlineHeap(2 * ports);
+        this.counters = new SwitchCounters(ports);
+    }
+
+    // ------------------------------------------------------------------ driver entry points
+
+    /** A frame arrived (its last bit was received) on {@code port} at {@code now}. */
+    public void onFrame(int port, long handle, long now) {
+        int length = memory.length(handle);
+        long offset = memory.offset(handle);
+        ParseError error = FrameParser.parse(bytes, offset, length, parsed);
+        if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
+            counters.malformed[port]++;
+            allocator.free(handle);
+        } else if (parsed.etherType() == Ethernet.TYPE_MAC_CONTROL) {
+            receiveMacControl(port, now);
+            allocator.free(handle);
+        } else {
+            forward(port, handle, offset, length, now);
+        }
+        sendOwedPfcFrames(now);
+    }
+
+    /** Runs every timer due at or before {@code now}: line wake-ups, pause expiries, PFC refreshes. */
+    public void onTimer(long now) {
+        while (timers.earliest() <= now) {
+            int id = timers.earliestId();
+            timers.cancel(id);
+            if (id < ports) {
+                serve(id, now);
+            } else if (flowControl.advertisedVector(id - ports) != 0) {
+                pfc.requestFrame(id - ports);            // refresh before the upstream's pause runs out
+            }
+        }
+        sendOwedPfcFrames(now);
+    }
+
+    /** When the core next needs {@link #onTimer}, or {@link #NO_TIMER}. */
+    public long nextTimerDue() {
+        return timers.earliest();
+    }
+
+    // ------------------------------------------------------------------ receive path
+
+    private void forward(int inPort, long handle, long offset, int length, long now) {
+        int priority = classifier.classify(parsed);
+        int key = inPort * PRIORITIES + priority;
+        counters.rxFrames[key]++;
+        counters.rxBytes[key] += length;
+        long dst = parsed.dstMac();
+        if (table.learning()) {
+            table.learn(parsed.srcMac(), inPort);
+        }
+        int outPort = MacAddress.isMulticast(dst) ? -1 : table.lookup(dst);
+        short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
+                ? (short) (parsed.ipv4Offset() - offset) : PacketSlots.NOT_ECN_CAPABLE;
+        if (outPort == inPort) {
+            counters.filtered[inPort]++;
+            allocator.free(handle);
+        } else if (outPort >= 0) {
+            admit(inPort, priority, outPort, handle, length, ipv4Offset, now);
+        } else {
+            flood(inPort, priority, handle, offset, length, ipv4Offset, now);
+        }
+    }
+
+    private void flood(int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {
+        counters.flooded[inPort]++;
+        for (int out = 0; out < ports; out++) {
+            if (out == inPort) {
+                continue;
+            }
+            long copy = allocator.allocate(length);
+            if (copy == FrameAllocator.NO_HANDLE) {
+                counters.floodNoBuffer[inPort]++;
+                continue;
+            }
+            MemorySegment.copy(bytes, offset, bytes, memory.offset(copy), length);
+            admit(inPort, priority, out, copy, length, ipv4Offset, now);
+        }
+        allocator.free(handle);
+    }
+
+    /** MMU admission (queue = priority), then the egress queue; a refused frame is dropped and counted. */
+    private void admit(int inPort, int priority, int outPort, long handle, int length, short ipv4Offset, long now) {
+        int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
+        if (!Verdict.isAdmitted(verdict)) {
+            counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
+            allocator.free(handle);
+            return;
+        }
+        int slot = slots.take();
+        slots.handle[slot] = handle;
+        slots.length[slot] = length;
+        slots.inPort[slot] = (short) inPort;
+        slots.priority[slot] = (byte) priority;
+        slots.ipv4Offset[slot] = ipv4Offset;
+        slots.enqueuedAt[slot] = now;
+        queues.push(outPort, priority, slot, length);
+        int q = outPort * PRIORITIES + priority;
+        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], queues.bytes(outPort, priority));
+        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
+        serve(outPort, now);
+    }
+
+    private void receiveMacControl(int port, long now) {
+        if (parsed.isPfc()) {
+            counters.pfcFramesRx[port]++;
+            int classEnable = parsed.classEnable();
+            for (int v = classEnable; v != 0; v &= v - 1) {
+                int p = Integer.numberOfTrailingZeros(v);
+                int quanta = parsed.quanta(p);
+                quantaScratch[p] = quanta;
+                (quanta == 0 ? counters.pfcXonRx : counters.pfcXoffRx)[port * PRIORITIES + p]++;
+            }
+            if (pauses.applyPfc(port, classEnable, quantaScratch, now) != 0) {
+                serve(port, now);
+            }
+        } else if (parsed.kind() == FrameKind.PAUSE) {
+            counters.pauseFramesRx[port]++;
+            boolean resumed = false;
+            for (int p = 0; p < PRIORITIES; p++) {
+                resumed |= pauses.apply(port, p, parsed.pauseQuanta(), now);
+            }
+            if (resumed) {
+                serve(port, now);
+            }
+        } else {
+            counters.malformed[port]++;             // another MAC-control opcode: never forwarded
+        }
+    }
+
+    // ------------------------------------------------------------------ transmit path
+
+    /**
+     * Starts the next frame on {@code port} if its line is free, and sets the port's wake-up for
+     * when it can do something next (line free, a pause running out, a PFC retry), if ever.
+     */
+    private void serve(int port, long now) {
+        if (lineFreeAt[port] > now) {
+            timers.set(port, lineFreeAt[port]);
+            return;
+        }
+        long wake = DeadlineHeap.NEVER;
+        if (pfc.owesFrame(port)) {
+            if (sendPfc(port, now)) {
+                timers.set(port, lineFreeAt[port]);
+                return;
+            }
+            if (pfc.owesFrame(port)) {                  // no buffer: data may go, retry after one frame time
+                wake = now + LineRate.nanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
+            }
+        }
+        int nonEmpty = queues.nonEmptyMask(port);
+        if (nonEmpty != 0) {
+            int paused = pauses.pausedMask(port, nonEmpty, now);
+            int eligible = nonEmpty & ~paused;
+            if (eligible != 0) {
+                transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+                timers.set(port, lineFreeAt[port]);
+                return;
+            }
+            wake = Math.min(wake, pauses.earliestResume(port, paused));
+        }
+        if (wake == DeadlineHeap.NEVER) {
+            timers.cancel(port);
+        } else {
+            timers.set(port, wake);
+        }
+    }
+
+    private void transmitHead(int port, int queue, long now) {
+        int slot = queues.peek(port, queue);
+        int length = slots.length[slot];
+        queues.pop(port, queue, length);
+        scheduler.onDequeued(port, queue, length, (queues.nonEmptyMask(port) >>> queue & 1) == 0);
+        long handle = slots.handle[slot];
+        int key = port * PRIORITIES + queue;
+        short ipv4Offset = slots.ipv4Offset[slot];
+        if (ipv4Offset >= 0 && mmu.shouldMarkEcn(port, queue)
+                && Ipv4.markCongestionExperienced(bytes, memory.offset(handle) + ipv4Offset)) {
+            counters.ecnMarked[key]++;
+        }
+        mmu.release(slots.inPort[slot], slots.priority[slot], port, queue, length, now);
+        long waited = now - slots.enqueuedAt[slot];
+        counters.queueDelaySumNanos[key] += waited;
+        counters.queueDelayMaxNanos[key] = Math.max(counters.queueDelayMaxNanos[key], waited);
+        counters.txFrames[key]++;
+        counters.txBytes[key] += length;
+        slots.release(slot);
+        lineFreeAt[port] = now + LineRate.nanos(length, speedBps[port]);
+        sink.transmit(port, handle, length, now);
+    }
+
+    /**
+     * Sends the PFC frame {@code port} owes, if it still says something.
+     *
+     * @return true when a frame went on the line
+     */
+    private boolean sendPfc(int port, long now) {
+        int advertised = flowControl.advertisedVector(port);
+        int resumed = pfc.resumedMask(port) & ~advertised;
+        if ((advertised | resumed) == 0) {
+            pfc.forgive(port);                          // XOFF and XON cancelled out: nothing to say
+            return false;
+        }
+        long handle = allocator.allocate(Ethernet.MIN_FRAME_BYTES);
+        if (handle == FrameAllocator.NO_HANDLE) {
+            counters.pfcNoBuffer[port]++;
+            return false;
+        }
+        int length = pfc.write(port, advertised, bytes, memory.offset(handle), portMac[port]);
+        counters.pfcFramesTx[port]++;
+        for (int v = advertised; v != 0; v &= v - 1) {
+            counters.pfcXoffTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+        }
+        for (int v = resumed; v != 0; v &= v - 1) {
+            counters.pfcXonTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+        }
+        if (advertised != 0) {
+            timers.set(ports + port, now + pfcRefreshNanos[port]);
+        } else {
+            timers.cancel(ports + port);
+        }
+        lineFreeAt[port] = now + LineRate.nanos(length, speedBps[port]);
+        sink.transmit(port, handle, length, now);
+        return true;
+    }
+
+    /** Serves the ports whose PFC debt arose during the last MMU calls (the MMU calls back mid-operation). */
+    private void sendOwedPfcFrames(long now) {
+        for (int port = pfc.nextOwingPort(); port >= 0; port = pfc.nextOwingPort()) {
+            serve(port, now);
+        }
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    public int ports() {
+        return ports;
+    }
+
+    public Mmu mmu() {
+        return mmu;
+    }
+
+    public SwitchCounters counters() {
+        return counters;
+    }
+
+    public ForwardingTable forwardingTable() {
+        return table;
+    }
+
+    public long speedBps(int port) {
+        return speedBps[port];
+    }
+
+    public int queuedFrames(int port, int priority) {
+        return queues.frames(port, priority);
+    }
+
+    public long queuedBytes(int port, int priority) {
+        return queues.bytes(port, priority);
+    }
+
+    /** Frames the core holds in its egress queues. */
+    public int framesHeld() {
+        return slots.inUse();
+    }
+
+    /** Whether a received PFC keeps {@code (port, priority)} from starting a frame at {@code now}. */
+    public boolean isPaused(int port, int priority, long now) {
+        return pauses.isPaused(port, priority, now);
+    }
+
+    /** Time {@code (port, priority)} has spent paused by received PFC, up to {@code now}. */
+    public long pausedNanos(int port, int priority, long now) {
+        return pauses.pausedNanos(port, priority, now);
+    }
+
+    /** When the frame now on {@code port}'s line has left it (in the past when the line is idle). */
+    public long lineFreeAt(int port) {
+        return lineFreeAt[port];
+    }
+}

@@ -1,0 +1,120 @@
+package org.pfcswitch.dataplane.core;
+
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.mmu.Verdict;
+
+/**
+ * The core's counters: plain {@code long} arrays with one writer (the thread that owns the core),
+ * indexed by port or by {@code port * 8 + priority}. Data frames are counted by priority; PFC
+ * frames separately, per priority bit. Readers on other threads see recent but unordered values;
+ * a virtual-time run reads them after the run, exactly.
+ */
+public final class SwitchCounters {
+
+    public static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+
+    /** Data frames and bytes received, by (ingress port, priority). */
+    public final long[] rxFrames;
+    public final long[] rxBytes;
+    /** Data frames and bytes transmitted, by (egress port, priority). */
+    public final long[] txFrames;
+    public final long[] txBytes;
+    /** Frames dropped at admission, by {@code ((ingress port * 8 + priority) * 4 + Verdict.dropIndex)}. */
+    public final long[] drops;
+    /** PFC frames received and sent, by port (one frame may carry several priorities). */
+    public final long[] pfcFramesRx;
+    public final long[] pfcFramesTx;
+    /** Per priority bit of the PFC frames: pause (quanta &gt; 0) and resume (quanta 0), received and sent. */
+    public final long[] pfcXoffRx;
+    public final long[] pfcXonRx;
+    public final long[] pfcXoffTx;
+    public final long[] pfcXonTx;
+    /** 802.3x PAUSE frames received (they pause every priority), by port. */
+    public final long[] pauseFramesRx;
+    /** PFC frames the core wanted to send but got no buffer for (sent later), by port. */
+    public final long[] pfcNoBuffer;
+    /** Frames marked CE at dequeue, by (egress port, priority). */
+    public final long[] ecnMarked;
+    /** Most bytes ever waiting in an egress queue, by (egress port, priority). */
+    public final long[] maxQueueBytes;
+    /** Sum and maximum of the time frames waited in an egress queue, by (egress port, priority). */
+    public final long[] queueDelaySumNanos;
+    public final long[] queueDelayMaxNanos;
+    /** Frames whose destination sat behind their ingress port (filtered), by ingress port. */
+    public final long[] filtered;
+    /** Frames copied to every other port (multicast or unknown destination), by ingress port. */
+    public final long[] flooded;
+    /** Frames dropped before admission: shorter than a header, other MAC control, by ingress port. */
+    public final long[] malformed;
+    /** Flood copies that got no buffer, by ingress port. */
+    public final long[] floodNoBuffer;
+    /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
+    long maxBufferBytes;
+
+    SwitchCounters(int ports) {
+        this.ports = ports;
+        int keys = ports * PRIORITIES;
+        rxFrames = new long[keys];
+        rxBytes = new long[keys];
+        txFrames = new long[keys];
+        txBytes = new long[keys];
+        drops = new long[keys * Verdict.DROP_REASONS];
+        pfcFramesRx = new long[ports];
+        pfcFramesTx = new long[ports];
+        pfcXoffRx = new long[keys];
+        pfcXonRx = new long[keys];
+        pfcXoffTx = new long[keys];
+        pfcXonTx = new long[keys];
+        pauseFramesRx = new long[ports];
+        pfcNoBuffer = new long[ports];
+        ecnMarked = new long[keys];
+        maxQueueBytes = new long[keys];
+        queueDelaySumNanos = new long[keys];
+        queueDelayMaxNanos = new long[keys];
+        filtered = new long[ports];
+        flooded = new long[ports];
+        malformed = new long[ports];
+        floodNoBuffer = new long[ports];
+    }
+
+    public int ports() {
+        return ports;
+    }
+
+    public long maxBufferBytes() {
+        return maxBufferBytes;
+    }
+
+    /** Drops of frames from {@code (port, priority)} for {@code verdict} (a {@code Verdict.DROP_*}). */
+    public long drops(int port, int priority, int verdict) {
+        return drops[(port * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)];
+    }
+
+    /** Admission drops of every reason, priority and port. */
+    public long totalDrops() {
+        return sum(drops);
+    }
+
+    public long rxFrames(int port) { return sumPort(rxFrames, port); }
+    public long rxBytes(int port) { return sumPort(rxBytes, port); }
+    public long txFrames(int port) { return sumPort(txFrames, port); }
+    public long txBytes(int port) { return sumPort(txBytes, port); }
+
+    static long sum(long[] counter) {
+        long s = 0;
+        for (long v : counter) {
+            s += v;
+        }
+        return s;
+    }
+
+    private static long sumPort(long[] counter, int port) {
+        long s = 0;
+        for (int q = 0; q < PRIORITIES; q++) {
+            s += counter[port * PRIORITIES + q];
+        }
+        return s;
+    }
+}

@@ -1,0 +1,121 @@
+package org.pfcswitch.testbed;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.codec.Roce;
+import org.pfcswitch.codec.RoceFrameBuilder;
+
+/**
+ * The sending side of one RDMA WRITE flow (a queue pair): {@code sizeBytes} cut into messages of
+ * at most {@link #MAX_MESSAGE_BYTES}, each message cut into packets of the path MTU's payload
+ * (WRITE First with the RETH, Middle, Last; Only for a one-packet message). The frame template is
+ * set once; per packet only the opcode, PSN and payload length change, so sending allocates no
+ * object.
+ *
+ * <p>Full-size Middle packets, nearly all of a long flow, take a fast path: their headers are
+ * copied from a prebuilt frame and the PSN patched in; their payload bytes are not rewritten
+ * (RDMA payload content means nothing here, and neither the switch nor the receiver reads it).
+ */
+final class Flow {
+
+    /** Largest message: a RETH carries a 32-bit DMA length. */
+    static final long MAX_MESSAGE_BYTES = 1L << 30;
+
+    final int id;
+    final int priority;
+    final long sizeBytes;
+    final int payloadMtu;
+    private final RoceFrameBuilder frame;
+    private long sentBytes;
+    private long messageLeft;
+    private int psn;
+    private boolean started;
+    private int nextOpcode;
+    private MemorySegment middleFrame;      // a full-size Middle packet, built on first use
+    private int middleHeaderBytes;          // its bytes up to the end of the BTH
+
+    Flow(int id, int priority, long sizeBytes, int payloadMtu, RoceFrameBuilder template) {
+        this.id = id;
+        this.priority = priority;
+        this.sizeBytes = sizeBytes;
+        this.payloadMtu = payloadMtu;
+        this.frame = template;
+    }
+
+    void start() {
+        started = true;
+    }
+
+    /** Started and not finished sending. */
+    boolean hasData() {
+        return started && sentBytes < sizeBytes;
+    }
+
+    /** Payload of the next packet. */
+    int nextPayload() {
+        long messageLeftNow = messageLeft > 0 ? messageLeft : Math.min(MAX_MESSAGE_BYTES, sizeBytes - sentBytes);
+        return (int) Math.min(payloadMtu, messageLeftNow);
+    }
+
+    /** Length of the next frame (to allocate its buffer). */
+    int nextFrameLength() {
+        prepareNext();
+        return frame.frameLength();
+    }
+
+    /** Writes the next packet at {@code offset}; returns its payload bytes. Call after {@link #nextFrameLength}. */
+    int writeNext(MemorySegment bytes, long offset) {
+        int payload = nextPayload();
+        if (nextOpcode == Roce.OP_RC_WRITE_MIDDLE && payload == payloadMtu) {
+            writeFullMiddle(bytes, offset);
+        } else {
+            frame.write(bytes, offset);
+        }
+        if (messageLeft == 0) {
+            messageLeft = Math.min(MAX_MESSAGE_BYTES, sizeBytes - sentBytes);
+        }
+        messageLeft -= payload;
+        sentBytes += payload;
+        psn = (psn + 1) & 0xFF_FFFF;
+        return payload;
+    }
+
+    private void prepareNext() {
+        boolean first = messageLeft == 0;
+        long message = first ? Math.min(MAX_MESSAGE_BYTES, sizeBytes - sentBytes) : messageLeft;
+        int payload = nextPayload();
+        boolean last = payload == message;
+        int opcode = first && last ? Roce.OP_RC_WRITE_ONLY
+                : first ? Roce.OP_RC_WRITE_FIRST
+                : last ? Roce.OP_RC_WRITE_LAST
+                : Roce.OP_RC_WRITE_MIDDLE;
+        nextOpcode = opcode;
+        frame.opcode(opcode).psn(psn).payloadBytes(payload).ackRequest(last);
+        if (first) {
+            frame.reth(0x1000_0000L * (id + 1), 0x100 + id, (int) message);
+        }
+    }
+
+    private void writeFullMiddle(MemorySegment bytes, long offset) {
+        if (middleFrame == null) {
+            middleFrame = MemorySegment.ofArray(new byte[frame.frameLength()]);
+            frame.write(middleFrame, 0);
+            middleHeaderBytes = frame.frameLength() - ((payloadMtu + 3) & ~3) - Roce.ICRC_BYTES;
+        }
+        MemorySegment.copy(middleFrame, 0, bytes, offset, middleHeaderBytes);
+        long psnField = offset + middleHeaderBytes - 3;      // the BTH ends with the 24-bit PSN
+        bytes.set(JAVA_BYTE, psnField, (byte) (psn >>> 16));
+        bytes.set(JAVA_BYTE, psnField + 1, (byte) (psn >>> 8));
+        bytes.set(JAVA_BYTE, psnField + 2, (byte) psn);
+    }
+
+    /** Packets the whole flow takes. */
+    long packets() {
+        long full = sizeBytes / MAX_MESSAGE_BYTES;
+        long rest = sizeBytes % MAX_MESSAGE_BYTES;
+        long perFull = (MAX_MESSAGE_BYTES + payloadMtu - 1) / payloadMtu;
+        return full * perFull + (rest + payloadMtu - 1) / payloadMtu;
+    }
+}

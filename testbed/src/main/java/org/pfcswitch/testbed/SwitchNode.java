@@ -1,0 +1,57 @@
+package org.pfcswitch.testbed;
+
+import org.pfcswitch.dataplane.core.FrameSink;
+import org.pfcswitch.dataplane.core.SwitchCore;
+
+/**
+ * Drives a {@link SwitchCore} from the event loop: frames in, timers when the core asks, frames
+ * out onto the port's wire. Keeps at most one wake-up per distinct deadline in the loop.
+ */
+public final class SwitchNode implements Node, FrameSink {
+
+    private final EventLoop loop;
+    private final Wire[] wires;
+    private SwitchCore core;
+    private int id = -1;
+    private long scheduledWake = Long.MAX_VALUE;
+
+    SwitchNode(EventLoop loop, int ports) {
+        this.loop = loop;
+        this.wires = new Wire[ports];
+    }
+
+    void attach(SwitchCore switchCore, int nodeId) {
+        this.core = switchCore;
+        this.id = nodeId;
+    }
+
+    void connect(int port, Wire wire) {
+        wires[port] = wire;
+    }
+
+    @Override
+    public void onEvent(int kind, int port, long arg, long now) {
+        if (kind == EventLoop.FRAME) {
+            core.onFrame(port, arg, now);
+        } else {
+            if (now == scheduledWake) {
+                scheduledWake = Long.MAX_VALUE;
+            }
+            core.onTimer(now);
+        }
+        long due = core.nextTimerDue();
+        if (due < scheduledWake) {
+            scheduledWake = due;
+            loop.schedule(due, id, EventLoop.WAKE, 0, 0);
+        }
+    }
+
+    @Override
+    public void transmit(int port, long handle, int length, long startNanos) {
+        wires[port].send(handle, length, startNanos);
+    }
+
+    public SwitchCore core() {
+        return core;
+    }
+}
