@@ -24,18 +24,10 @@ build: deps jdk
 test: deps jdk
 	$(MVN) install
 
-# Until the switch runs, the main job is the frame tool: write PFC and PAUSE frames,
-# decode them with pfcswitch, and have tshark dissect the same file.
+# Until the DPDK switch is the main job, the demo is the SPFC paper's victim-flow case in
+# virtual time under DT, SPFC and DSH (table on stdout, CSV and PNG figures in $(OUT)).
 demo: build
-	@mkdir -p $(OUT)
-	./pfcswitch frame pfc --priorities 3,4 --quanta 65535 --count 3 --out $(OUT)/xoff.pcap
-	./pfcswitch decode $(OUT)/xoff.pcap
-	./pfcswitch frame pause --quanta 1000 --out $(OUT)/pause.pcap
-	./pfcswitch decode --json $(OUT)/pause.pcap
-	./pfcswitch frame roce --dscp 26 --qp 17 --psn 100 --payload 1024 --out $(OUT)/write.pcap
-	./pfcswitch decode $(OUT)/write.pcap
-	@echo "--- tshark's view of $(OUT)/xoff.pcap:"
-	tshark -r $(OUT)/xoff.pcap -c 1 -V -O macc 2>/dev/null | sed -n '/MAC Control/,$$p'
+	./pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc,dsh --out $(OUT)
 
 bench: build
 	./perf/run-jmh.sh

@@ -17,6 +17,10 @@ import org.pfcswitch.codec.RoceFrameBuilder;
  * <p>Full-size Middle packets, nearly all of a long flow, take a fast path: their headers are
  * copied from a prebuilt frame and the PSN patched in; their payload bytes are not rewritten
  * (RDMA payload content means nothing here, and neither the switch nor the receiver reads it).
+ *
+ * <p>One object per flow carries both ends' state: the sender's (PSN, pacing, DCQCN reaction
+ * point) and the receiver's (expected PSN, last CNP time), so a host finds everything by the QP
+ * number a frame carries.
  */
 final class Flow {
 
@@ -24,10 +28,20 @@ final class Flow {
     static final long MAX_MESSAGE_BYTES = 1L << 30;
 
     final int id;
+    final int src;
+    final int dst;
     final int priority;
     final long sizeBytes;
     final int payloadMtu;
+    /** The reaction point, or null without congestion control (line rate). */
+    final Dcqcn cc;
     private final RoceFrameBuilder frame;
+    /** Pacing: the rate limiter lets the next packet start no earlier than this. */
+    long nextSendAt;
+    /** Receiver side: the PSN the next packet must carry. */
+    int expectedPsn;
+    /** Receiver side (notification point): when the last CNP for this QP left, or MIN_VALUE. */
+    long lastCnpAt = Long.MIN_VALUE;
     private long sentBytes;
     private long messageLeft;
     private int psn;
@@ -36,8 +50,11 @@ final class Flow {
     private MemorySegment middleFrame;      // a full-size Middle packet, built on first use
     private int middleHeaderBytes;          // its bytes up to the end of the BTH
 
-    Flow(int id, int priority, long sizeBytes, int payloadMtu, RoceFrameBuilder template) {
+    Flow(int id, int src, int dst, int priority, long sizeBytes, int payloadMtu, RoceFrameBuilder template, Dcqcn cc) {
         this.id = id;
+        this.src = src;
+        this.dst = dst;
+        this.cc = cc;
         this.priority = priority;
         this.sizeBytes = sizeBytes;
         this.payloadMtu = payloadMtu;
@@ -51,6 +68,16 @@ final class Flow {
     /** Started and not finished sending. */
     boolean hasData() {
         return started && sentBytes < sizeBytes;
+    }
+
+    /** Every byte has been put on the wire. */
+    boolean sentAll() {
+        return sentBytes >= sizeBytes;
+    }
+
+    /** The PSN the last packet of the flow carries (what its final ACK acknowledges). */
+    int lastPsn() {
+        return (int) ((packets() - 1) & 0xFF_FFFF);
     }
 
     /** Payload of the next packet. */

@@ -4,9 +4,14 @@ import java.util.Arrays;
 
 /**
  * What happened to every flow of a run, indexed by flow id (which is also the destination QP
- * number its frames carry): bytes and packets sent and received, first send and completion
+ * number its frames carry): endpoints, bytes and packets sent and received, start and completion
  * times, and packets that arrived out of order (impossible on one lossless path; counted so a
  * test can say so).
+ *
+ * <p>The flow completion time (FCT) runs from the flow's start to the arrival of its last byte at
+ * the receiver. Its slowdown divides it by the ideal: the same flow alone on an idle network
+ * ({@link #idealNanos}, set by the testbed from the path's rates and delays). The sender also
+ * notes when the ACK of the last packet came back ({@link #ackedNanos}).
  */
 public final class FlowRecords {
 
@@ -19,8 +24,12 @@ public final class FlowRecords {
     private long[] receivedPackets = new long[16];
     private long[] receivedPayloadBytes = new long[16];
     private long[] outOfOrder = new long[16];
+    private int[] src = new int[16];
+    private int[] dst = new int[16];
+    private long[] idealNanos = new long[16];
+    private long[] ackedNanos = new long[16];
 
-    int add(long size, long start) {
+    int add(long size, long start, int from, int to, long ideal) {
         if (count == sizeBytes.length) {
             int cap = count * 2;
             sizeBytes = Arrays.copyOf(sizeBytes, cap);
@@ -31,10 +40,18 @@ public final class FlowRecords {
             receivedPackets = Arrays.copyOf(receivedPackets, cap);
             receivedPayloadBytes = Arrays.copyOf(receivedPayloadBytes, cap);
             outOfOrder = Arrays.copyOf(outOfOrder, cap);
+            src = Arrays.copyOf(src, cap);
+            dst = Arrays.copyOf(dst, cap);
+            idealNanos = Arrays.copyOf(idealNanos, cap);
+            ackedNanos = Arrays.copyOf(ackedNanos, cap);
         }
         sizeBytes[count] = size;
         startNanos[count] = start;
         endNanos[count] = -1;
+        src[count] = from;
+        dst[count] = to;
+        idealNanos[count] = ideal;
+        ackedNanos[count] = -1;
         return count++;
     }
 
@@ -54,7 +71,25 @@ public final class FlowRecords {
         }
     }
 
+    void onAcked(int flow, long now) {
+        if (ackedNanos[flow] < 0) {
+            ackedNanos[flow] = now;
+        }
+    }
+
     public int count() { return count; }
+    public int src(int flow) { return src[flow]; }
+    public int dst(int flow) { return dst[flow]; }
+    /** The flow's completion time alone on an idle network: its bytes at the bottleneck rate plus the path's delays. */
+    public long idealNanos(int flow) { return idealNanos[flow]; }
+    /** When the sender got the ACK of the flow's last packet, or -1. */
+    public long ackedNanos(int flow) { return ackedNanos[flow]; }
+    /** Start to last byte received, or -1 while incomplete. */
+    public long fctNanos(int flow) { return endNanos[flow] < 0 ? -1 : endNanos[flow] - startNanos[flow]; }
+    /** FCT over the ideal (>= 1 up to rounding), or NaN while incomplete. */
+    public double slowdown(int flow) {
+        return endNanos[flow] < 0 ? Double.NaN : (double) fctNanos(flow) / Math.max(1, idealNanos[flow]);
+    }
     public long sizeBytes(int flow) { return sizeBytes[flow]; }
     public long startNanos(int flow) { return startNanos[flow]; }
     /** When the last packet arrived, or -1 while the flow is incomplete. */

@@ -2,23 +2,29 @@ package org.pfcswitch.testbed;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.Roce;
+import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.dataplane.core.LineRate;
 import org.pfcswitch.dataplane.core.PauseTimers;
 
 /**
- * An emulated RoCEv2 host with one NIC port, at line rate and without congestion control (this
- * slice). As a sender it round-robins over its started flows, one frame at a time as its line
- * frees, skipping flows whose priority a received PFC frame pauses (a frame already on the line
- * finishes). As a receiver it parses every frame, checks each flow's PSN order, counts payload
- * and frees the buffer.
+ * An emulated RoCEv2 host with one NIC port.
+ *
+ * <p>As a sender it round-robins over its started, unfinished queue pairs, one frame at a time as
+ * its line frees, skipping QPs whose priority a received PFC frame pauses (a frame already on the
+ * line finishes) and QPs whose DCQCN rate limiter holds them back. Control frames (CNPs and ACKs)
+ * go first, on the control priority, which PFC may pause too.
+ *
+ * <p>As a receiver it parses every frame, checks each flow's PSN order and counts payload. It is the
+ * DCQCN notification point: a CE-marked data packet makes it send a CNP (BTH opcode 0x81) to the
+ * sender, at most one per QP per CNP interval. It answers every packet that asks for an ACK (the
+ * last one of each message) with an RC ACK; the sender notes the flow's final ACK.
  */
 public final class RoceHost implements Node {
 
@@ -26,15 +32,24 @@ public final class RoceHost implements Node {
     private final EventLoop loop;
     private final HeapSlab slab;
     private final FlowRecords records;
+    private final FlowTable table;
+    private final FlowListener events;
+    private final DcqcnConfig dcqcn;
     private final long mac;
     private final int ip;
     private final long rateBps;
+    private final int controlPriority;
     private final PauseTimers pause;
     private final ParsedFrame parsed = new ParsedFrame();
     private final int[] quanta = new int[MacControl.PRIORITIES];
-    private final List<Flow> flowList = new ArrayList<>();
-    private Flow[] flows = new Flow[0];
+    private final RoceFrameBuilder control = new RoceFrameBuilder();
+    private Flow[] active = new Flow[8];
+    private int activeCount;
     private int cursor;
+    private long[] controlHandle = new long[16];    // a FIFO ring of built control frames
+    private int[] controlLength = new int[16];
+    private int controlHead;
+    private int controlCount;
     private int nodeId = -1;
     private Wire wire;
     private long lineFreeAt;
@@ -44,41 +59,31 @@ public final class RoceHost implements Node {
     private long framesReceived;
     private long pfcFramesReceived;
     private long foreignFrames;
-    /** By flow id: the PSN the next packet must carry, or -1 for flows this host does not receive. */
-    private int[] expectedPsn = new int[0];
+    private long cnpsSent;
+    private long cnpsReceived;
+    private long acksSent;
+    private long firstPauseAt = -1;
 
-    RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, long mac, int ip, long rateBps) {
+    RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
+             DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority) {
         this.index = index;
         this.loop = loop;
         this.slab = slab;
         this.records = records;
+        this.table = table;
+        this.events = events;
+        this.dcqcn = dcqcn;
         this.mac = mac;
         this.ip = ip;
         this.rateBps = rateBps;
+        this.controlPriority = controlPriority;
         this.pause = new PauseTimers(new long[] {rateBps});
+        control.dscp(controlPriority * 8).ips(ip, 0);
     }
 
     void attach(int id, Wire nicWire) {
         this.nodeId = id;
         this.wire = nicWire;
-    }
-
-    void addFlow(Flow f) {
-        flowList.add(f);
-        flows = flowList.toArray(Flow[]::new);
-    }
-
-    void expectFlow(int flowId) {
-        if (flowId >= expectedPsn.length) {
-            int old = expectedPsn.length;
-            expectedPsn = Arrays.copyOf(expectedPsn, Math.max(flowId + 1, old * 2));
-            Arrays.fill(expectedPsn, old, expectedPsn.length, -1);
-        }
-        expectedPsn[flowId] = 0;
-    }
-
-    private boolean receives(int flowId) {
-        return flowId >= 0 && flowId < expectedPsn.length && expectedPsn[flowId] >= 0;
     }
 
     public void observe(HostObserver o) {
@@ -90,11 +95,7 @@ public final class RoceHost implements Node {
         switch (kind) {
             case EventLoop.FRAME -> receive(arg, now);
             case EventLoop.FLOW_START -> {
-                for (Flow f : flows) {
-                    if (f.id == arg) {
-                        f.start();
-                    }
-                }
+                start(table.get((int) arg), now);
                 transmit(now);
             }
             default -> {
@@ -106,35 +107,51 @@ public final class RoceHost implements Node {
         }
     }
 
+    private void start(Flow f, long now) {
+        f.start();
+        f.nextSendAt = now;
+        if (activeCount == active.length) {
+            active = Arrays.copyOf(active, activeCount * 2);
+        }
+        active[activeCount++] = f;
+    }
+
     // ------------------------------------------------------------------ sending
 
-    /** Starts the next frame if the line is free, else (or when everything is paused) arranges a wake-up. */
+    /** Starts the next frame if the line is free, else (or when everything waits) arranges a wake-up. */
     private void transmit(long now) {
         if (lineFreeAt > now) {
             wakeAt(lineFreeAt);
             return;
         }
-        long resume = Long.MAX_VALUE;
-        int n = flows.length;
-        for (int i = 0; i < n; i++) {
-            Flow f = flows[(cursor + i) % n];
-            if (!f.hasData()) {
-                continue;
+        long earliest = Long.MAX_VALUE;
+        if (controlCount > 0) {
+            if (!pause.isPaused(0, controlPriority, now)) {
+                sendControl(now);
+                return;
             }
-            if (pause.isPaused(0, f.priority, now)) {
-                resume = Math.min(resume, pause.pausedUntil(0, f.priority));
-                continue;
-            }
-            cursor = (cursor + i + 1) % n;
-            send(f, now);
-            return;
+            earliest = pause.pausedUntil(0, controlPriority);
         }
-        if (resume != Long.MAX_VALUE) {
-            wakeAt(resume);
+        int n = activeCount;
+        for (int i = 0; i < n; i++) {
+            int slot = (cursor + i) % n;
+            Flow f = active[slot];
+            if (pause.isPaused(0, f.priority, now)) {
+                earliest = Math.min(earliest, pause.pausedUntil(0, f.priority));
+            } else if (f.nextSendAt > now) {
+                earliest = Math.min(earliest, f.nextSendAt);
+            } else {
+                cursor = slot + 1;
+                send(f, slot, now);
+                return;
+            }
+        }
+        if (earliest != Long.MAX_VALUE) {
+            wakeAt(earliest);
         }
     }
 
-    private void send(Flow f, long now) {
+    private void send(Flow f, int slot, long now) {
         int length = f.nextFrameLength();
         long handle = slab.allocateOrFail(length);
         int payload = f.writeNext(slab.bytes(), slab.offset(handle));
@@ -142,8 +159,77 @@ public final class RoceHost implements Node {
         framesSent++;
         observer.onTransmit(index, f.id, f.priority, length, now);
         lineFreeAt = now + LineRate.nanos(length, rateBps);
+        if (f.cc != null) {
+            f.cc.onSent(length, now);
+            long rate = f.cc.rateBps(now);
+            f.nextSendAt = rate >= rateBps ? lineFreeAt : now + LineRate.nanos(length, rate);
+        }
+        wire.send(handle, length, now);
+        if (f.sentAll()) {
+            System.arraycopy(active, slot + 1, active, slot, activeCount - slot - 1);   // keep the round-robin order
+            active[--activeCount] = null;
+            cursor = slot;
+            events.onFlowSent(f.id, now);
+        }
+        if (activeCount > 0) {
+            cursor %= activeCount;
+        } else {
+            cursor = 0;
+        }
+        wakeAt(lineFreeAt);
+    }
+
+    private void sendControl(long now) {
+        long handle = controlHandle[controlHead];
+        int length = controlLength[controlHead];
+        controlHead = (controlHead + 1) % controlHandle.length;
+        controlCount--;
+        framesSent++;
+        lineFreeAt = now + LineRate.nanos(length, rateBps);
         wire.send(handle, length, now);
         wakeAt(lineFreeAt);
+    }
+
+    /** Builds a CNP or ACK for flow {@code f} back to its sender and queues it ahead of data. */
+    private void queueControl(Flow f, int opcode, int psn, long now) {
+        RoceHost to = senderOf(f);
+        control.macs(to.mac, mac).ips(ip, to.ip).destQp(f.id).opcode(opcode).psn(psn)
+                .udpSrcPort(49152 + (f.id & 0x3FFF)).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false);
+        int length = control.frameLength();
+        long handle = slab.allocateOrFail(length);
+        control.write(slab.bytes(), slab.offset(handle));
+        if (controlCount == controlHandle.length) {
+            growControlRing();
+        }
+        int tail = (controlHead + controlCount) % controlHandle.length;
+        controlHandle[tail] = handle;
+        controlLength[tail] = length;
+        controlCount++;
+        transmit(now);
+    }
+
+    private void growControlRing() {
+        int cap = controlHandle.length * 2;
+        long[] h = new long[cap];
+        int[] l = new int[cap];
+        for (int i = 0; i < controlCount; i++) {
+            h[i] = controlHandle[(controlHead + i) % controlHandle.length];
+            l[i] = controlLength[(controlHead + i) % controlHandle.length];
+        }
+        controlHandle = h;
+        controlLength = l;
+        controlHead = 0;
+    }
+
+    private RoceHost senderOf(Flow f) {
+        return peers[f.src];
+    }
+
+    private RoceHost[] peers = new RoceHost[0];
+
+    /** Every host of the testbed by index, to address CNPs and ACKs. */
+    void peers(RoceHost[] all) {
+        peers = all;
     }
 
     private void wakeAt(long at) {
@@ -160,27 +246,70 @@ public final class RoceHost implements Node {
         FrameParser.parse(slab.bytes(), offset, slab.length(handle), parsed);
         framesReceived++;
         if (parsed.isPfc()) {
-            pfcFramesReceived++;
-            int classEnable = parsed.classEnable();
-            for (int p = 0; p < MacControl.PRIORITIES; p++) {
-                quanta[p] = parsed.quanta(p);
-            }
-            observer.onPfc(index, classEnable, quanta, now);
-            if (pause.applyPfc(0, classEnable, quanta, now) != 0) {
-                transmit(now);
-            }
-        } else if (parsed.isRoce() && parsed.dstMac() == mac && receives(parsed.destQp())) {
-            int flow = parsed.destQp();
-            boolean inOrder = parsed.psn() == expectedPsn[flow];
-            expectedPsn[flow] = (parsed.psn() + 1) & 0xFF_FFFF;
+            receivePfc(now);
+        } else if (parsed.isRoce() && parsed.dstMac() == mac) {
+            Flow f = table.get(parsed.destQp());
             int op = parsed.bthOpcode();
-            boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
-                    && records.receivedPayloadBytes(flow) + payloadBytes() >= records.sizeBytes(flow);
-            records.onReceived(flow, payloadBytes(), inOrder, lastOfFlow, now);
+            if (f == null) {
+                foreignFrames++;
+            } else if (op == Roce.OP_CNP && f.src == index) {
+                cnpsReceived++;
+                if (f.cc != null) {
+                    f.cc.onCnp(now);
+                }
+            } else if (op == Roce.OP_RC_ACK && f.src == index) {
+                if (parsed.psn() == f.lastPsn() && f.sentAll()) {
+                    records.onAcked(f.id, now);
+                }
+            } else if (f.dst == index) {
+                receiveData(f, op, now);
+            } else {
+                foreignFrames++;
+            }
         } else {
-            foreignFrames++;                      // flooded to us, or a flow this host does not receive
+            foreignFrames++;                      // flooded to us, or not RoCE
         }
         slab.free(handle);
+    }
+
+    private void receivePfc(long now) {
+        pfcFramesReceived++;
+        int classEnable = parsed.classEnable();
+        boolean pauses = false;
+        for (int p = 0; p < MacControl.PRIORITIES; p++) {
+            quanta[p] = parsed.quanta(p);
+            pauses |= (classEnable >>> p & 1) != 0 && quanta[p] > 0;
+        }
+        if (pauses && firstPauseAt < 0) {
+            firstPauseAt = now;
+        }
+        observer.onPfc(index, classEnable, quanta, now);
+        if (pause.applyPfc(0, classEnable, quanta, now) != 0) {
+            transmit(now);
+        }
+    }
+
+    private void receiveData(Flow f, int op, long now) {
+        int psn = parsed.psn();
+        boolean inOrder = psn == f.expectedPsn;
+        f.expectedPsn = (psn + 1) & 0xFF_FFFF;
+        int payload = payloadBytes();
+        boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
+                && records.receivedPayloadBytes(f.id) + payload >= records.sizeBytes(f.id);
+        records.onReceived(f.id, payload, inOrder, lastOfFlow, now);
+        if (parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled()
+                && (f.lastCnpAt == Long.MIN_VALUE || now - f.lastCnpAt >= dcqcn.cnpIntervalNanos())) {
+            f.lastCnpAt = now;
+            cnpsSent++;
+            queueControl(f, Roce.OP_CNP, 0, now);
+        }
+        if (parsed.ackRequested()) {
+            acksSent++;
+            queueControl(f, Roce.OP_RC_ACK, psn, now);
+        }
+        if (lastOfFlow) {
+            events.onFlowReceived(f.id, now);
+        }
     }
 
     /** RDMA payload of the parsed frame: the UDP payload minus BTH, RETH, pad and ICRC. */
@@ -197,9 +326,21 @@ public final class RoceHost implements Node {
     public int index() { return index; }
     public long mac() { return mac; }
     public int ip() { return ip; }
+    public long rateBps() { return rateBps; }
     public long framesSent() { return framesSent; }
     public long framesReceived() { return framesReceived; }
     public long pfcFramesReceived() { return pfcFramesReceived; }
     public long foreignFrames() { return foreignFrames; }
+    public long cnpsSent() { return cnpsSent; }
+    public long cnpsReceived() { return cnpsReceived; }
+    public long acksSent() { return acksSent; }
+    /** When the first PFC frame that paused some priority arrived, or -1 if none did. */
+    public long firstPauseNanos() { return firstPauseAt; }
     public long pausedNanos(int priority, long now) { return pause.pausedNanos(0, priority, now); }
+    public boolean isPaused(int priority, long now) { return pause.isPaused(0, priority, now); }
+    /** The current DCQCN rate of flow {@code id} sent by this host, or its line rate without CC. */
+    public long flowRateBps(int id, long now) {
+        Flow f = table.get(id);
+        return f == null || f.cc == null ? rateBps : f.cc.rateBps(now);
+    }
 }

@@ -1,12 +1,14 @@
 package org.pfcswitch.testbed;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.dataplane.core.CoreConfig;
+import org.pfcswitch.dataplane.core.LineRate;
 import org.pfcswitch.dataplane.core.SwitchCore;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
@@ -35,9 +37,14 @@ public final class Testbed {
     private final int[] hostNode;
     private final SplittableRandom random;
     private final int payloadMtu;
+    private final FlowTable table;
+    private final Listeners listeners;
+    private final DcqcnConfig dcqcn;
+    private final long[] delayNanos;
 
     private Testbed(EventLoop loop, HeapSlab slab, FlowRecords records, SwitchNode switchNode, RoceHost[] hosts,
-                    int[] hostNode, SplittableRandom random, int payloadMtu) {
+                    int[] hostNode, SplittableRandom random, int payloadMtu, FlowTable table, Listeners listeners,
+                    DcqcnConfig dcqcn, long[] delayNanos) {
         this.loop = loop;
         this.slab = slab;
         this.records = records;
@@ -46,6 +53,34 @@ public final class Testbed {
         this.hostNode = hostNode;
         this.random = random;
         this.payloadMtu = payloadMtu;
+        this.table = table;
+        this.listeners = listeners;
+        this.dcqcn = dcqcn;
+        this.delayNanos = delayNanos;
+    }
+
+    /** Forwards the hosts' flow events to every registered listener, in registration order. */
+    private static final class Listeners implements FlowListener {
+        private FlowListener[] all = new FlowListener[0];
+
+        void add(FlowListener l) {
+            all = Arrays.copyOf(all, all.length + 1);
+            all[all.length - 1] = l;
+        }
+
+        @Override
+        public void onFlowSent(int flow, long now) {
+            for (FlowListener l : all) {
+                l.onFlowSent(flow, now);
+            }
+        }
+
+        @Override
+        public void onFlowReceived(int flow, long now) {
+            for (FlowListener l : all) {
+                l.onFlowReceived(flow, now);
+            }
+        }
     }
 
     public static Builder singleSwitch(int hosts) {
@@ -55,22 +90,46 @@ public final class Testbed {
     /**
      * Adds an RDMA WRITE flow of {@code bytes} from host {@code src} to host {@code dst} on
      * {@code priority} (carried as DSCP {@code 8 × priority}, which the default class-selector map
-     * classifies back to it), starting at {@code startNanos}; returns its id (also its QP number).
+     * classifies back to it), starting at {@code startNanos} (not before now: generators may add
+     * flows while the run is under way); returns its id (also its QP number).
      */
     public int addFlow(int src, int dst, int priority, long bytes, long startNanos) {
         if (src == dst || bytes <= 0) {
             throw new IllegalArgumentException("a flow needs two different hosts and > 0 bytes, got " + src + " -> "
                     + dst + ", " + bytes + " B");
         }
-        int id = records.add(bytes, startNanos);
         RoceHost from = hosts[src];
         RoceHost to = hosts[dst];
         RoceFrameBuilder template = new RoceFrameBuilder().macs(to.mac(), from.mac()).ips(from.ip(), to.ip())
-                .dscp(priority * 8).destQp(id).udpSrcPort(49152 + (id & 0x3FFF));
-        from.addFlow(new Flow(id, priority, bytes, payloadMtu, template));
-        to.expectFlow(id);
+                .dscp(priority * 8).udpSrcPort(49152 + (records.count() & 0x3FFF));
+        Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
+        Flow f = new Flow(records.count(), src, dst, priority, bytes, payloadMtu, template.destQp(records.count()), cc);
+        int id = records.add(bytes, startNanos, src, dst, idealNanos(f, from.rateBps(), to.rateBps(),
+                delayNanos[src] + delayNanos[dst]));
+        table.add(f);
         loop.schedule(startNanos, hostNode[src], EventLoop.FLOW_START, 0, id);
         return id;
+    }
+
+    /**
+     * The flow alone on the idle network: every frame through the slower link, plus the two
+     * propagation delays, plus the last frame's store-and-forward time on the faster link.
+     */
+    private static long idealNanos(Flow f, long srcBps, long dstBps, long propagation) {
+        long frames = f.packets();
+        int fullFrame = f.payloadMtu + FRAME_OVERHEAD_BYTES;
+        long wireBytes = f.sizeBytes + frames * (FRAME_OVERHEAD_BYTES + LineRate.WIRE_OVERHEAD_BYTES);
+        long bottleneck = Math.min(srcBps, dstBps);
+        long serialization = (wireBytes * 8 * 1_000_000_000L + bottleneck - 1) / bottleneck;
+        return serialization + propagation + LineRate.nanos(fullFrame, Math.max(srcBps, dstBps));
+    }
+
+    /** Ethernet, IPv4, UDP, BTH and ICRC around each RDMA WRITE payload (RETH on a message's first packet not counted). */
+    private static final int FRAME_OVERHEAD_BYTES = 14 + 20 + 8 + 12 + 4;
+
+    /** Calls {@code l} on every flow sent and received from now on. */
+    public void addListener(FlowListener l) {
+        listeners.add(l);
     }
 
     public void runUntil(long nanos) {
@@ -86,6 +145,9 @@ public final class Testbed {
     public HeapSlab slab() { return slab; }
     /** The run's seeded generator, for traffic generators: draw from it, never from a clock. */
     public SplittableRandom random() { return random; }
+    public DcqcnConfig dcqcn() { return dcqcn; }
+    public int payloadMtu() { return payloadMtu; }
+    public long linkDelayNanos(int host) { return delayNanos[host]; }
 
     public static final class Builder {
         private final int hostCount;
@@ -96,6 +158,8 @@ public final class Testbed {
         private long seed = 1;
         private int payloadMtu = 1024;
         private int slabSlots;
+        private DcqcnConfig dcqcn = DcqcnConfig.none();
+        private int controlPriority = 6;
 
         private Builder(int hosts) {
             if (hosts < 2) {
@@ -129,6 +193,10 @@ public final class Testbed {
         /** RDMA payload per packet (the path MTU: 256..4096). */
         public Builder payloadMtu(int bytes) { payloadMtu = bytes; return this; }
         public Builder slabSlots(int slots) { slabSlots = slots; return this; }
+        /** Congestion control of every host: {@link DcqcnConfig#defaults()} or {@link DcqcnConfig#none()} (the default). */
+        public Builder dcqcn(DcqcnConfig c) { dcqcn = c; return this; }
+        /** Priority of CNPs and ACKs (DSCP 8 × priority); 6 by default, above data, as NICs send CNPs. */
+        public Builder controlPriority(int p) { controlPriority = p; return this; }
 
         public Testbed build() {
             if (payloadMtu < 256 || payloadMtu > 4096) {
@@ -156,6 +224,8 @@ public final class Testbed {
             EventLoop loop = new EventLoop();
             HeapSlab slab = new HeapSlab(slots, frameBytes);
             FlowRecords records = new FlowRecords();
+            FlowTable table = new FlowTable();
+            Listeners listeners = new Listeners();
             SwitchNode sw = new SwitchNode(loop, hostCount);
             SwitchCore core = new SwitchCore(coreConfig, slab, slab, sw, RandomSource.seeded(random.nextLong()));
             int switchId = loop.register(sw);
@@ -163,12 +233,17 @@ public final class Testbed {
             RoceHost[] hosts = new RoceHost[hostCount];
             int[] hostNode = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
-                hosts[i] = new RoceHost(i, loop, slab, records, macs.get(i), 0x0A00_0001 + i, rateBps[i]);
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, macs.get(i), 0x0A00_0001 + i,
+                        rateBps[i], controlPriority);
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], new Wire(loop, switchId, i, rateBps[i], delayNanos[i]));
                 sw.connect(i, new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
-            return new Testbed(loop, slab, records, sw, hosts, hostNode, random, payloadMtu);
+            for (RoceHost h : hosts) {
+                h.peers(hosts);
+            }
+            return new Testbed(loop, slab, records, sw, hosts, hostNode, random, payloadMtu, table, listeners, dcqcn,
+                    delayNanos.clone());
         }
     }
 }

@@ -1,0 +1,151 @@
+package org.pfcswitch.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.cli.scenario.SimReport;
+import org.pfcswitch.mmu.Schemes;
+import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.ScenarioRunner;
+import org.pfcswitch.testbed.SchemeResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "sim",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs a scenario in virtual time once per scheme and compares them.",
+            "",
+            "The switch core runs against emulated RoCEv2 hosts (DCQCN or line rate) on the",
+            "scenario's links and traffic. Prints a table per scheme: PFC pause frames the switch",
+            "sent (total and per reported port), time hosts were paused, when the first pause",
+            "arrived, throughput of each named traffic in the measure window, flows completed and",
+            "FCT percentiles (by size bin below), the most buffer used, drops and lossless",
+            "violations. Results depend only on the scenario, the scheme and the seed."
+        },
+        footer = {"", "Examples:",
+            "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc,dsh",
+            "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --set traffic.bursts.count=24 --json",
+            "  pfcswitch sim -c testbed-configs/scenarios/dsh-collateral.yaml --out target/dsh"})
+final class SimCommand implements Callable<Integer> {
+
+    @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
+    Path config;
+
+    @Option(names = "--scheme", split = ",", paramLabel = "S[,S...]",
+            description = "Schemes to run (default: the file's schemes: list).")
+    List<String> schemes;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Override a value by its dotted path, e.g. duration=2ms or traffic.bursts.count=24 (repeatable).")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the run (default: the file's seed).")
+    Long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write CSV time series, flow records and PNG figures here.")
+    Path out;
+
+    @Option(names = "--json", description = "Print one JSON document instead of the table.")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        List<String> sets = new ArrayList<>(overrides);
+        if (seed != null) {
+            sets.add("seed=" + seed);
+        }
+        ScenarioLoader.Loaded loaded = ScenarioLoader.load(config, sets);
+        Scenario scenario = loaded.scenario();
+        List<String> run = schemes != null ? schemes : loaded.schemes();
+        for (String s : run) {
+            if (!Schemes.NAMES.contains(s) || s.equals("bfc")) {
+                throw new ParameterException(spec.commandLine(), "--scheme: '" + s + "' is not a PFC scheme the switch "
+                        + "core runs; use " + String.join(", ", Schemes.NAMES.stream().filter(n -> !n.equals("bfc")).toList()));
+            }
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        List<SchemeResult> results = new ArrayList<>();
+        for (String s : run) {
+            ProgressLine progress = new ProgressLine(err, scenario.name() + " " + s);
+            long t0 = System.nanoTime();
+            SchemeResult r = ScenarioRunner.run(scenario, s, progress);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            progress.done();
+            results.add(r);
+            // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
+            err.printf(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s%n",
+                    scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6);
+        }
+        SimReport report = new SimReport(scenario, results);
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (json) {
+            stdout.println(report.json());
+        } else {
+            report.printTable(stdout);
+        }
+        if (out != null) {
+            try {
+                List<Path> files = report.write(out);
+                err.println("wrote " + files.size() + " files to " + out);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write to " + out + ": " + e.getMessage(), e);
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * A progress bar on stderr for runs that take a while: silent for the first second of wall
+     * time (short runs and tests print nothing), then redrawn at most five times a second. The
+     * wall clock only decides when to draw; it never reaches a result.
+     */
+    private static final class ProgressLine implements ScenarioRunner.Progress {
+        private final PrintWriter err;
+        private final String label;
+        private final long startedAt = System.nanoTime();
+        private long drawnAt;
+        private boolean drawn;
+
+        ProgressLine(PrintWriter err, String label) {
+            this.err = err;
+            this.label = label;
+        }
+
+        @Override
+        public void at(long simulatedNanos, long totalNanos) {
+            long now = System.nanoTime();
+            if (now - startedAt < 1_000_000_000L || now - drawnAt < 200_000_000L) {
+                return;
+            }
+            drawnAt = now;
+            drawn = true;
+            int width = 30;
+            int filled = (int) (width * simulatedNanos / Math.max(1, totalNanos));
+            err.printf(Locale.ROOT, "\r%s [%s%s] %5.1f%% %.2f/%.2f ms simulated, %.1f s", label, "#".repeat(filled),
+                    " ".repeat(width - filled), 100.0 * simulatedNanos / totalNanos, simulatedNanos / 1e6,
+                    totalNanos / 1e6, (now - startedAt) / 1e9);
+            err.flush();
+        }
+
+        void done() {
+            if (drawn) {
+                err.print("\r" + " ".repeat(label.length() + 80) + "\r");    // clear the bar; the speed line follows
+                err.flush();
+            }
+        }
+    }
+}

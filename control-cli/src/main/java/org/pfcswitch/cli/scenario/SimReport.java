@@ -1,0 +1,303 @@
+package org.pfcswitch.cli.scenario;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.pfcswitch.testbed.FlowRecords;
+import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.SchemeResult;
+
+/**
+ * Turns the per-scheme results of one scenario into what {@code pfcswitch sim} shows and writes:
+ * the comparison table, the JSON document, CSV time series and flow records, PNG figures. Output
+ * depends only on the results (numbers formatted with {@link Locale#ROOT}), so the same run gives
+ * the same bytes.
+ */
+public final class SimReport {
+
+    private final Scenario scenario;
+    private final List<SchemeResult> results;
+
+    public SimReport(Scenario scenario, List<SchemeResult> results) {
+        this.scenario = scenario;
+        this.results = List.copyOf(results);
+    }
+
+    // ------------------------------------------------------------------ table
+
+    public void printTable(PrintWriter out) {
+        out.printf(Locale.ROOT, "scenario %s: %d hosts, %.3f ms simulated, seed %d, throughput window %.3f-%.3f ms%n",
+                scenario.name(), scenario.hosts().size(), scenario.durationNanos() / 1e6, scenario.seed(),
+                scenario.measureFromNanos() / 1e6, scenario.measureToNanos() / 1e6);
+        List<String> header = new ArrayList<>(List.of("scheme", "PFC pauses"));
+        for (int p : scenario.reportPorts()) {
+            header.add("@" + portName(p));
+        }
+        header.addAll(List.of("pause time", "1st pause"));
+        for (Scenario.TrafficSpec t : scenario.traffic()) {
+            header.add(t.name() + " Gb/s");
+        }
+        header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol."));
+        List<List<String>> rows = new ArrayList<>();
+        for (SchemeResult r : results) {
+            List<String> row = new ArrayList<>(List.of(r.scheme(), Long.toString(r.pausesSent())));
+            for (int p : scenario.reportPorts()) {
+                row.add(Long.toString(r.pausesSentByPort()[p]));
+            }
+            row.add(micros(r.pausedNanos()));
+            row.add(r.firstPauseNanos() < 0 ? "none" : micros(r.firstPauseNanos()));
+            for (double bps : r.throughputBps()) {
+                row.add(String.format(Locale.ROOT, "%.2f", bps / 1e9));
+            }
+            row.add(r.flowsCompleted() + "/" + r.flowsStarted());
+            row.add(r.fctP50Nanos() < 0 ? "-" : micros(r.fctP50Nanos()));
+            row.add(r.fctP99Nanos() < 0 ? "-" : micros(r.fctP99Nanos()));
+            row.add(String.format(Locale.ROOT, "%.2f MB", r.maxBufferBytes() / 1e6));
+            row.add(Long.toString(r.drops()));
+            row.add(Long.toString(r.losslessViolations()));
+            rows.add(row);
+        }
+        printAligned(out, header, rows);
+
+        out.println();
+        out.println("FCT by flow size (completed flows; slowdown = FCT / FCT alone on an idle network):");
+        List<String> h2 = List.of("scheme", "size", "flows", "FCT p50", "FCT p99", "slowdown mean", "slowdown p99");
+        List<List<String>> rows2 = new ArrayList<>();
+        for (SchemeResult r : results) {
+            for (SchemeResult.Bin b : r.bins()) {
+                if (b.count() == 0) {
+                    continue;
+                }
+                rows2.add(List.of(r.scheme(), binName(b), Integer.toString(b.count()), micros(b.fctP50Nanos()),
+                        micros(b.fctP99Nanos()), String.format(Locale.ROOT, "%.2f", b.slowdownMean()),
+                        String.format(Locale.ROOT, "%.2f", b.slowdownP99())));
+            }
+        }
+        if (rows2.isEmpty()) {
+            out.println("  (no flow completed)");
+        } else {
+            printAligned(out, h2, rows2);
+        }
+        out.println("PFC pauses: PFC frames with a pause time the switch sent (refreshes included); pause time: "
+                + "time hosts were held by PFC; 1st pause: when the first reached a host.");
+    }
+
+    private static void printAligned(PrintWriter out, List<String> header, List<List<String>> rows) {
+        int[] w = new int[header.size()];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = header.get(i).length();
+            for (List<String> r : rows) {
+                w[i] = Math.max(w[i], r.get(i).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        line(sb, header, w);
+        for (int i = 0; i < w.length; i++) {
+            sb.append(i == 0 ? "" : "  ").append("-".repeat(w[i]));
+        }
+        sb.append('\n');
+        for (List<String> r : rows) {
+            line(sb, r, w);
+        }
+        out.print(sb);
+    }
+
+    private static void line(StringBuilder sb, List<String> cells, int[] w) {
+        for (int i = 0; i < cells.size(); i++) {
+            String c = cells.get(i);
+            sb.append(i == 0 ? "" : "  ");
+            sb.append(i == 0 ? c + " ".repeat(w[i] - c.length()) : " ".repeat(w[i] - c.length()) + c);
+        }
+        sb.append('\n');
+    }
+
+    // ------------------------------------------------------------------ JSON
+
+    /** {@code {"scenario", "seed", "schemes": {name: {pfcPausesSent, pfcPausesSentByPort, pauseTimeNs, flows, throughputGbpsByFlow, losslessViolations, drops}}}}. */
+    public String json() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"scenario\":").append(quote(scenario.name())).append(",\"seed\":").append(scenario.seed())
+                .append(",\"schemes\":{");
+        for (int k = 0; k < results.size(); k++) {
+            SchemeResult r = results.get(k);
+            sb.append(k == 0 ? "" : ",").append(quote(r.scheme())).append(":{");
+            sb.append("\"pfcPausesSent\":").append(r.pausesSent());
+            sb.append(",\"pfcPausesSentByPort\":{");
+            for (int p = 0; p < scenario.hosts().size(); p++) {
+                sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.pausesSentByPort()[p]);
+            }
+            sb.append("},\"pauseTimeNs\":").append(r.pausedNanos());
+            sb.append(",\"flows\":{\"count\":").append(r.flowsCompleted()).append(",\"fctP50Ns\":")
+                    .append(r.fctP50Nanos()).append(",\"fctP99Ns\":").append(r.fctP99Nanos()).append('}');
+            sb.append(",\"throughputGbpsByFlow\":{");
+            for (int t = 0; t < scenario.traffic().size(); t++) {
+                sb.append(t == 0 ? "" : ",").append(quote(scenario.traffic().get(t).name())).append(':')
+                        .append(String.format(Locale.ROOT, "%.4f", r.throughputBps()[t] / 1e9));
+            }
+            sb.append("},\"losslessViolations\":").append(r.losslessViolations());
+            sb.append(",\"drops\":").append(r.drops()).append('}');
+        }
+        return sb.append("}}").toString();
+    }
+
+    private static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    // ------------------------------------------------------------------ files
+
+    /** Writes {@code timeseries-SCHEME.csv}, {@code flows-SCHEME.csv}, {@code SCHEME.png} and one comparison figure per traffic. */
+    public List<Path> write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (SchemeResult r : results) {
+            written.add(writeSeries(dir.resolve("timeseries-" + r.scheme() + ".csv"), r));
+            written.add(writeFlows(dir.resolve("flows-" + r.scheme() + ".csv"), r));
+            written.add(schemeFigure(dir.resolve(r.scheme() + ".png"), r));
+        }
+        if (!results.isEmpty()) {
+            for (int t = 0; t < scenario.traffic().size(); t++) {
+                String name = scenario.traffic().get(t).name();
+                List<LinePlot.Line> lines = new ArrayList<>();
+                for (SchemeResult r : results) {
+                    lines.add(new LinePlot.Line(r.scheme(), gbps(r.series().throughputBps()[t])));
+                }
+                Path png = dir.resolve("throughput-" + fileSafe(name) + ".png");
+                new LinePlot(scenario.name() + ": throughput of " + name + " by scheme", results.getFirst().series().timeNanos())
+                        .panel(name + " (Gb/s)", lines).write(png);
+                written.add(png);
+            }
+        }
+        return written;
+    }
+
+    private Path writeSeries(Path file, SchemeResult r) throws IOException {
+        SchemeResult.Series s = r.series();
+        try (Writer w = Files.newBufferedWriter(file)) {
+            StringBuilder sb = new StringBuilder("time_us");
+            for (int p : s.ports()) {
+                sb.append(",queue_bytes_").append(portName(p)).append(",paused_").append(portName(p));
+            }
+            for (Scenario.TrafficSpec t : scenario.traffic()) {
+                sb.append(",gbps_").append(t.name());
+            }
+            w.write(sb.append('\n').toString());
+            for (int i = 0; i < s.timeNanos().length; i++) {
+                sb.setLength(0);
+                sb.append(String.format(Locale.ROOT, "%.3f", s.timeNanos()[i] / 1e3));
+                for (int k = 0; k < s.ports().length; k++) {
+                    sb.append(',').append(s.queueBytes()[k][i]).append(',').append(s.paused()[k][i] ? 1 : 0);
+                }
+                for (int t = 0; t < s.throughputBps().length; t++) {
+                    sb.append(',').append(String.format(Locale.ROOT, "%.3f", s.throughputBps()[t][i] / 1e9));
+                }
+                w.write(sb.append('\n').toString());
+            }
+        }
+        return file;
+    }
+
+    private Path writeFlows(Path file, SchemeResult r) throws IOException {
+        FlowRecords f = r.flows();
+        try (Writer w = Files.newBufferedWriter(file)) {
+            w.write("flow,src,dst,size_bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n");
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < f.count(); i++) {
+                sb.setLength(0);
+                sb.append(i).append(',').append(portName(f.src(i))).append(',').append(portName(f.dst(i))).append(',')
+                        .append(f.sizeBytes(i)).append(',').append(f.startNanos(i)).append(',').append(f.endNanos(i))
+                        .append(',').append(f.fctNanos(i)).append(',').append(f.idealNanos(i)).append(',')
+                        .append(f.completed(i) ? String.format(Locale.ROOT, "%.4f", f.slowdown(i)) : "").append('\n');
+                w.write(sb.toString());
+            }
+        }
+        return file;
+    }
+
+    private Path schemeFigure(Path png, SchemeResult r) throws IOException {
+        SchemeResult.Series s = r.series();
+        List<LinePlot.Line> thr = new ArrayList<>();
+        for (int t = 0; t < scenario.traffic().size(); t++) {
+            thr.add(new LinePlot.Line(scenario.traffic().get(t).name(), gbps(s.throughputBps()[t])));
+        }
+        List<LinePlot.Line> queues = new ArrayList<>();
+        List<LinePlot.Line> paused = new ArrayList<>();
+        for (int k = 0; k < s.ports().length; k++) {
+            double[] kb = new double[s.timeNanos().length];
+            double[] on = new double[s.timeNanos().length];
+            for (int i = 0; i < kb.length; i++) {
+                kb[i] = s.queueBytes()[k][i] / 1e3;
+                on[i] = s.paused()[k][i] ? 1 + 0.05 * k : 0;
+            }
+            queues.add(new LinePlot.Line("egress " + portName(s.ports()[k]), kb));
+            paused.add(new LinePlot.Line(portName(s.ports()[k]) + " paused", on));
+        }
+        LinePlot plot = new LinePlot(scenario.name() + " under " + r.scheme(), s.timeNanos())
+                .panel("throughput (Gb/s)", thr);
+        if (!queues.isEmpty()) {
+            plot.panel("egress queue (KB)", queues).panel("host paused by PFC (1 = yes)", paused);
+        }
+        plot.write(png);
+        return png;
+    }
+
+    private static double[] gbps(double[] bps) {
+        double[] out = new double[bps.length];
+        for (int i = 0; i < bps.length; i++) {
+            out[i] = bps[i] / 1e9;
+        }
+        return out;
+    }
+
+    private String portName(int p) {
+        return scenario.hosts().get(p).name();
+    }
+
+    private static String fileSafe(String s) {
+        return s.replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+
+    private static String binName(SchemeResult.Bin b) {
+        if (b.lowBytes() == 0) {
+            return "< " + size(b.highBytes());
+        }
+        if (b.highBytes() == Long.MAX_VALUE) {
+            return ">= " + size(b.lowBytes());
+        }
+        return size(b.lowBytes()) + "-" + size(b.highBytes());
+    }
+
+    private static String size(long bytes) {
+        if (bytes >= 1_000_000 && bytes % 1_000_000 == 0) {
+            return bytes / 1_000_000 + " MB";
+        }
+        if (bytes >= 1_000 && bytes % 1_000 == 0) {
+            return bytes / 1_000 + " KB";
+        }
+        return bytes + " B";
+    }
+
+    static String micros(long nanos) {
+        return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
+    }
+}

@@ -1,0 +1,74 @@
+package org.pfcswitch.testbed;
+
+import java.util.List;
+
+import org.pfcswitch.mmu.MmuConfig;
+
+/**
+ * One experiment on one switch, independent of the scheme: hosts and their links (host i on switch
+ * port i), the switch's buffer and PFC settings, congestion control, traffic, how long to run and
+ * what to measure. {@link ScenarioRunner} runs it once per scheme with the same seed.
+ *
+ * @param name            shown in reports
+ * @param mmu             buffer, lossless priorities, headroom, ECN, scheme parameters; its ports are
+ *                        replaced by the host links and its scheme by the one run
+ * @param pauseQuanta     quanta each PFC XOFF carries (refreshed at half its duration)
+ * @param hosts           in port order
+ * @param dcqcn           congestion control of every host ({@link DcqcnConfig#none()} = line rate)
+ * @param payloadMtu      RDMA payload bytes per packet
+ * @param traffic         the generators, each with a name results are reported under
+ * @param durationNanos   simulated time
+ * @param measureFromNanos start of the throughput window
+ * @param measureToNanos  end of the throughput window
+ * @param sampleNanos     period of the time series (queue lengths, pause state, throughput)
+ * @param reportPorts     ports whose queues and pause state the time series and table show
+ * @param fctBinEdges     flow-size bin edges in bytes for FCT statistics, ascending
+ * @param seed            the run's seed (traffic draws, ECN marking)
+ */
+public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
+                       int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
+                       long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
+                       long seed) {
+
+    /** One host and its link to the switch. */
+    public record Host(String name, long rateBps, long delayNanos) {}
+
+    /** Makes a fresh generator for each run (generators keep the ids of the flows they made). */
+    public interface TrafficSpec {
+        String name();
+
+        Traffic create();
+    }
+
+    public Scenario {
+        hosts = List.copyOf(hosts);
+        traffic = List.copyOf(traffic);
+        reportPorts = List.copyOf(reportPorts);
+        fctBinEdges = List.copyOf(fctBinEdges);
+        if (hosts.size() < 2) {
+            throw new IllegalArgumentException("a scenario needs at least 2 hosts, got " + hosts.size());
+        }
+        if (durationNanos <= 0 || sampleNanos <= 0) {
+            throw new IllegalArgumentException("duration and sample interval must be > 0");
+        }
+        if (measureFromNanos < 0 || measureToNanos <= measureFromNanos || measureToNanos > durationNanos) {
+            throw new IllegalArgumentException("measure window must satisfy 0 <= from < to <= duration, got "
+                    + measureFromNanos + ".." + measureToNanos + " ns of " + durationNanos);
+        }
+        for (int p : reportPorts) {
+            if (p < 0 || p >= hosts.size()) {
+                throw new IllegalArgumentException("report port " + p + " is not a host port 0.." + (hosts.size() - 1));
+            }
+        }
+    }
+
+    /** The index of the host called {@code name}, or -1. */
+    public int hostIndex(String hostName) {
+        for (int i = 0; i < hosts.size(); i++) {
+            if (hosts.get(i).name().equals(hostName)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,201 @@
+package org.pfcswitch.testbed;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.pfcswitch.dataplane.core.SwitchCounters;
+
+/**
+ * Runs a {@link Scenario} under one scheme: builds the testbed, installs the traffic (each
+ * generator with its own stream split from the seed, in scenario order), advances virtual time in
+ * sample steps, and reduces the run to a {@link SchemeResult}.
+ */
+public final class ScenarioRunner {
+
+    /** Told after every sample step how far the run is; for progress bars. */
+    @FunctionalInterface
+    public interface Progress {
+        void at(long simulatedNanos, long totalNanos);
+
+        Progress NONE = (t, total) -> {};
+    }
+
+    private ScenarioRunner() {}
+
+    public static SchemeResult run(Scenario s, String scheme) {
+        return run(s, scheme, Progress.NONE);
+    }
+
+    public static SchemeResult run(Scenario s, String scheme, Progress progress) {
+        Testbed tb = build(s, scheme);
+        SplittableRandom seeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
+        List<Traffic> traffic = new ArrayList<>();
+        for (Scenario.TrafficSpec spec : s.traffic()) {
+            Traffic t = spec.create();
+            t.install(tb, seeds.split());
+            traffic.add(t);
+        }
+        int ports = s.hosts().size();
+        int[] report = s.reportPorts().stream().mapToInt(Integer::intValue).toArray();
+        int samples = (int) ((s.durationNanos() + s.sampleNanos() - 1) / s.sampleNanos());
+        long[] times = new long[samples];
+        long[][] queue = new long[report.length][samples];
+        boolean[][] paused = new boolean[report.length][samples];
+        double[][] thr = new double[traffic.size()][samples];
+        long[] lastBytes = new long[traffic.size()];
+        long[] windowStart = new long[traffic.size()];
+        long[] windowEnd = new long[traffic.size()];
+
+        long prev = 0;
+        for (int i = 0; i < samples; i++) {
+            long t = Math.min(s.durationNanos(), (i + 1) * s.sampleNanos());
+            if (prev < s.measureFromNanos() && s.measureFromNanos() <= t) {     // stop exactly at the window's edges
+                tb.runUntil(s.measureFromNanos());
+                receivedBytes(tb, traffic, windowStart);
+            }
+            if (prev < s.measureToNanos() && s.measureToNanos() <= t) {
+                tb.runUntil(s.measureToNanos());
+                receivedBytes(tb, traffic, windowEnd);
+            }
+            tb.runUntil(t);
+            times[i] = t;
+            for (int r = 0; r < report.length; r++) {
+                int p = report[r];
+                long q = 0;
+                for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
+                    q += tb.core().queuedBytes(p, prio);
+                }
+                queue[r][i] = q;
+                paused[r][i] = anyPaused(tb.host(p), t);
+            }
+            long[] now = new long[traffic.size()];
+            receivedBytes(tb, traffic, now);
+            for (int k = 0; k < traffic.size(); k++) {
+                thr[k][i] = (now[k] - lastBytes[k]) * 8e9 / (t - prev);
+                lastBytes[k] = now[k];
+            }
+            prev = t;
+            progress.at(t, s.durationNanos());
+        }
+
+        long end = tb.now();
+        SwitchCounters c = tb.core().counters();
+        long[] pauses = new long[ports];
+        long[] pausedNanos = new long[ports];
+        long[] firstPause = new long[ports];
+        long first = -1;
+        long cnps = 0;
+        for (int p = 0; p < ports; p++) {
+            for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
+                pauses[p] += c.pfcXoffTx[p * SwitchCounters.PRIORITIES + prio];
+            }
+            pauses[p] = Math.min(pauses[p], c.pfcFramesTx[p]);    // one frame may pause several priorities
+            RoceHost h = tb.host(p);
+            for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
+                pausedNanos[p] += h.pausedNanos(prio, end);
+            }
+            firstPause[p] = h.firstPauseNanos();
+            if (firstPause[p] >= 0 && (first < 0 || firstPause[p] < first)) {
+                first = firstPause[p];
+            }
+            cnps += h.cnpsSent();
+        }
+        double window = (s.measureToNanos() - s.measureFromNanos()) / 1e9;
+        double[] throughput = new double[traffic.size()];
+        for (int k = 0; k < traffic.size(); k++) {
+            throughput[k] = (windowEnd[k] - windowStart[k]) * 8 / window;
+        }
+        FlowRecords rec = tb.records();
+        long[] fct = completedFcts(rec, 0, Long.MAX_VALUE);
+        List<SchemeResult.Bin> bins = new ArrayList<>();
+        List<Long> edges = new ArrayList<>();
+        edges.add(0L);
+        edges.addAll(s.fctBinEdges());
+        edges.add(Long.MAX_VALUE);
+        for (int b = 0; b + 1 < edges.size(); b++) {
+            bins.add(bin(rec, edges.get(b), edges.get(b + 1)));
+        }
+        return new SchemeResult(scheme, pauses, pausedNanos, first, firstPause, throughput, fct.length, started(rec, end),
+                percentile(fct, 0.50), percentile(fct, 0.99), bins, tb.core().mmu().losslessViolations(),
+                c.totalDrops(), c.maxBufferBytes(), cnps, tb.loop().eventsDispatched(),
+                new SchemeResult.Series(times, report, queue, paused, thr), rec);
+    }
+
+    /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
+    public static Testbed build(Scenario s, String scheme) {
+        Testbed.Builder b = Testbed.singleSwitch(s.hosts().size()).seed(s.seed()).payloadMtu(s.payloadMtu())
+                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()));
+        for (int i = 0; i < s.hosts().size(); i++) {
+            b.link(i, s.hosts().get(i).rateBps(), s.hosts().get(i).delayNanos());
+        }
+        return b.build();
+    }
+
+    private static boolean anyPaused(RoceHost h, long now) {
+        for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
+            if (h.isPaused(prio, now)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void receivedBytes(Testbed tb, List<Traffic> traffic, long[] into) {
+        FlowRecords rec = tb.records();
+        for (int k = 0; k < traffic.size(); k++) {
+            long sum = 0;
+            for (int id : traffic.get(k).flowIds()) {
+                sum += rec.receivedPayloadBytes(id);
+            }
+            into[k] = sum;
+        }
+    }
+
+    private static int started(FlowRecords rec, long end) {
+        int n = 0;
+        for (int f = 0; f < rec.count(); f++) {
+            n += rec.startNanos(f) <= end ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static long[] completedFcts(FlowRecords rec, long low, long high) {
+        long[] v = new long[rec.count()];
+        int n = 0;
+        for (int f = 0; f < rec.count(); f++) {
+            if (rec.completed(f) && rec.sizeBytes(f) >= low && rec.sizeBytes(f) < high) {
+                v[n++] = rec.fctNanos(f);
+            }
+        }
+        v = Arrays.copyOf(v, n);
+        Arrays.sort(v);
+        return v;
+    }
+
+    private static SchemeResult.Bin bin(FlowRecords rec, long low, long high) {
+        long[] fct = completedFcts(rec, low, high);
+        double[] slow = new double[fct.length];
+        int n = 0;
+        double sum = 0;
+        for (int f = 0; f < rec.count(); f++) {
+            if (rec.completed(f) && rec.sizeBytes(f) >= low && rec.sizeBytes(f) < high) {
+                slow[n++] = rec.slowdown(f);
+                sum += rec.slowdown(f);
+            }
+        }
+        Arrays.sort(slow);
+        double p99 = n == 0 ? Double.NaN : slow[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)];
+        return new SchemeResult.Bin(low, high, n, percentile(fct, 0.50), percentile(fct, 0.99),
+                n == 0 ? Double.NaN : sum / n, p99);
+    }
+
+    /** Nearest-rank percentile of sorted values, or -1 when there are none. */
+    static long percentile(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return -1;
+        }
+        return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1))];
+    }
+}

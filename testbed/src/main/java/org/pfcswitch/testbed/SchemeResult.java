@@ -1,0 +1,60 @@
+package org.pfcswitch.testbed;
+
+import java.util.List;
+
+/**
+ * What one scheme did on one scenario: counters after the run, flow statistics and the sampled
+ * time series. Everything here is a function of the scenario, the scheme and the seed (no wall
+ * clock), so two runs give equal results.
+ *
+ * @param scheme             the MMU scheme
+ * @param pausesSentByPort   PFC frames with a pause (quanta &gt; 0) the switch sent, per port (refreshes included)
+ * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority)
+ * @param firstPauseNanos    when the first pause reached any host, or -1
+ * @param firstPauseByPort   when the first pause reached each host, or -1
+ * @param throughputBps      per traffic (scenario order): payload bits received in the measure window per second
+ * @param flowsCompleted     flows whose last byte arrived
+ * @param flowsStarted       flows that started
+ * @param fctP50Nanos        median FCT of completed flows (-1 if none)
+ * @param fctP99Nanos        99th percentile FCT of completed flows (-1 if none)
+ * @param bins               FCT statistics by flow-size bin
+ * @param losslessViolations lossless frames the MMU could not place
+ * @param drops              frames dropped at admission (any class)
+ * @param maxBufferBytes     most bytes the shared buffer ever held
+ * @param cnpsSent           CNPs the receivers sent
+ * @param events             events the loop ran (the packet-event count of the speed figures)
+ * @param series             the time series
+ * @param flows              every flow's record (start, end, size, FCT, slowdown)
+ */
+public record SchemeResult(String scheme, long[] pausesSentByPort, long[] pausedNanosByPort, long firstPauseNanos,
+                           long[] firstPauseByPort, double[] throughputBps, int flowsCompleted, int flowsStarted,
+                           long fctP50Nanos, long fctP99Nanos, List<Bin> bins, long losslessViolations, long drops,
+                           long maxBufferBytes, long cnpsSent, long events, Series series,
+                           FlowRecords flows) {
+
+    /** FCT statistics of the completed flows with {@code lowBytes <= size < highBytes}. */
+    public record Bin(long lowBytes, long highBytes, int count, long fctP50Nanos, long fctP99Nanos,
+                      double slowdownMean, double slowdownP99) {}
+
+    /**
+     * Samples every {@code sampleNanos}: {@code timeNanos[i]}; per report port, the bytes queued
+     * at its egress and whether its host was paused; per traffic, the throughput since the last sample.
+     */
+    public record Series(long[] timeNanos, int[] ports, long[][] queueBytes, boolean[][] paused, double[][] throughputBps) {}
+
+    public long pausesSent() {
+        long s = 0;
+        for (long v : pausesSentByPort) {
+            s += v;
+        }
+        return s;
+    }
+
+    public long pausedNanos() {
+        long s = 0;
+        for (long v : pausedNanosByPort) {
+            s += v;
+        }
+        return s;
+    }
+}
