@@ -26,17 +26,23 @@ import picocli.CommandLine.Spec;
         description = {
             "Runs a scenario in virtual time once per scheme and compares them.",
             "",
-            "The switch core runs against emulated RoCEv2 hosts (DCQCN or line rate) on the",
-            "scenario's links and traffic. Prints a table per scheme: PFC pause frames the switch",
-            "sent (total and per reported port), time hosts were paused, when the first pause",
-            "arrived, throughput of each named traffic in the measure window, flows completed and",
-            "FCT percentiles (by size bin below), the most buffer used, drops and lossless",
-            "violations. Results depend only on the scenario, the scheme and the seed."
+            "The switch core runs against emulated RoCEv2 hosts (DCQCN or line rate) on",
+            "the scenario's links and traffic. Prints a table per scheme: PFC pause frames",
+            "the switch sent (total and per reported port), time hosts were paused, when",
+            "the first pause arrived, throughput of each named traffic in the measure",
+            "window, flows completed and FCT percentiles (by size bin below), the most",
+            "buffer used, drops and lossless violations. Results depend only on the",
+            "scenario, the scheme and the seed.",
+            "",
+            "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
+            "dsh-collateral, websearch-load). Sweep a parameter by repeating runs with",
+            "--set, e.g. N burst senders: --set traffic.bursts.count=8."
         },
         footer = {"", "Examples:",
-            "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc,dsh",
-            "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --set traffic.bursts.count=24 --json",
-            "  pfcswitch sim -c testbed-configs/scenarios/dsh-collateral.yaml --out target/dsh"})
+            "  S=testbed-configs/scenarios",
+            "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc,dsh",
+            "  pfcswitch sim -c $S/spfc-victim.yaml --set traffic.bursts.count=24 --json",
+            "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh"})
 final class SimCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
