@@ -48,17 +48,24 @@ final class BenchCommand {
                 "",
                 "64 frames circulate (32 injected per port, as testpmd's --tx-first). testpmd's mac",
                 "mode rewrites both MACs of every frame. pfcswitch does its full per-frame work:",
-                "parse and classify with pfc-codec (DSCP 26 -> priority 3), count per (port,",
+                "classify with pfc-codec (VLAN tags and IPv4 header read and length-checked, DSCP",
+                "26 -> priority 3, PFC/PAUSE detected; the forwarder's lean classifyRaw, not the",
+                "full parse into UDP and RoCE, which it does not decide on), count per (port,",
                 "priority), learn the source and look up the destination in the forwarding table,",
                 "per-destination TX buffers; plus a MAC swap on egress so that a looped-back port",
                 "answers like a host and the frames keep circulating.",
+                "",
+                "One forwarder serves every round: it is paused (parked, its TX buffers sent)",
+                "while testpmd runs and resumed for its next round, so its JIT-compiled loop is",
+                "kept. It warms up once for 3 s; each round of either side then has 2 unmeasured",
+                "seconds before its measured window.",
                 "",
                 "Memory: hugepages when they can be reserved (as root the command reserves what it",
                 "needs and restores /proc/sys/vm/nr_hugepages afterwards), else --no-huge. Also",
                 "reported: GC count and heap bytes the worker allocated in the measured windows.",
                 "",
                 "Needs DPDK with dpdk-testpmd (package dpdk-dev) and 2 CPUs. Takes about",
-                "sizes x rounds x (2 x seconds + 3) seconds."
+                "3 + sizes x rounds x (2 x seconds + 6) seconds."
             },
             footer = {"", "Examples:",
                 "  ./pfcswitch bench fwd",
@@ -187,11 +194,29 @@ final class BenchCommand {
                     p.txQueueSetup(0, 1024);
                     p.start();
                 }
-                for (int size : sizes) {
-                    if (interrupted.get()) {
-                        break;
+                // One forwarder for the whole run, paused while testpmd runs: its compiled loop
+                // survives from round to round, as a switch's loop does in service.
+                ForwardingTable table = new ForwardingTable(2, 4096, true);
+                table.addStatic(H0, 0);
+                table.addStatic(H1, 1);
+                Forwarder.Plan plan = new Forwarder.Plan(List.of(p0, p1),
+                        List.of(new Forwarder.WorkerPlan(List.of(0, 1), Integer.toString(workerCpu))), table,
+                        PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0), Forwarder.DEFAULT_DRAIN_NANOS, true);
+                Forwarder f = Forwarder.start(plan, DpdkPacketMemory.INSTANCE);
+                try {
+                    f.pause();
+                    for (int size : sizes) {
+                        if (interrupted.get()) {
+                            break;
+                        }
+                        boolean first = rows.isEmpty();    // the JIT warm-up runs once, with the first size's frames
+                        rows.add(measureSize(size, f, pool, p0, p1, huge, workerCpu, mainCpu, first, err));
                     }
-                    rows.add(measureSize(size, pool, p0, p1, huge, workerCpu, mainCpu, err));
+                } finally {
+                    f.stop();
+                }
+                if (f.failure() != null) {
+                    throw new IllegalStateException("worker failed: " + f.failure(), f.failure());
                 }
                 p0.stop();
                 p1.stop();
@@ -203,33 +228,37 @@ final class BenchCommand {
             return rows;
         }
 
-        private Row measureSize(int size, Mempool pool, EthPort p0, EthPort p1, boolean huge, int workerCpu, int mainCpu,
-                                PrintWriter err) throws Exception {
-            // 32 frames per port, as testpmd's --tx-first: H0->H1 on port 0, H1->H0 on port 1.
+        /** Unmeasured seconds before each window, on both sides: testpmd's first two stats periods are skipped too. */
+        private static final int SETTLE_SECONDS = 2;
+        /** Once per run, before the first round: the JIT compiles the loop. testpmd needs none. */
+        private static final int JIT_WARM_UP_SECONDS = 3;
+
+        private Row measureSize(int size, Forwarder f, Mempool pool, EthPort p0, EthPort p1, boolean huge, int workerCpu,
+                                int mainCpu, boolean warmUp, PrintWriter err) throws Exception {
+            // The forwarder is paused: 32 frames per port, as testpmd's --tx-first: H0->H1 on port 0, H1->H0 on port 1.
             List<byte[]> frames = new ArrayList<>();
             for (int i = 0; i < 32; i++) {
                 frames.add(Frames.udp(H1, H0, 26, size, i));
             }
             Frames.send(pool, p0, frames);
-            frames.replaceAll(f -> Frames.udp(H0, H1, 26, size, 7));
+            frames.replaceAll(fr -> Frames.udp(H0, H1, 26, size, 7));
             Frames.send(pool, p1, frames);
-            ForwardingTable table = new ForwardingTable(2, 4096, true);
-            table.addStatic(H0, 0);
-            table.addStatic(H1, 1);
-            Forwarder.Plan plan = new Forwarder.Plan(List.of(p0, p1),
-                    List.of(new Forwarder.WorkerPlan(List.of(0, 1), Integer.toString(workerCpu))), table,
-                    PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0), Forwarder.DEFAULT_DRAIN_NANOS, true);
 
             var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long tid = f.threads().get(0).threadId();
             double[] java = new double[rounds];
             double[] reference = new double[rounds];
             long gc = 0;
             long heap = 0;
+            if (warmUp) {
+                f.resume();
+                Thread.sleep(JIT_WARM_UP_SECONDS * 1000L);
+                f.pause();
+            }
             for (int r = 0; r < rounds && !interrupted.get(); r++) {
-                Forwarder f = Forwarder.start(plan, DpdkPacketMemory.INSTANCE);
+                f.resume();
                 try {
-                    Thread.sleep(r == 0 ? 2000 : 500);                    // JIT warm-up, then settle
-                    long tid = f.threads().get(0).threadId();
+                    Thread.sleep(SETTLE_SECONDS * 1000L);
                     long gc0 = gcCount();
                     long heap0 = threads.getThreadAllocatedBytes(tid);
                     long frames0 = received(f);
@@ -241,7 +270,7 @@ final class BenchCommand {
                     gc += gcCount() - gc0;
                     java[r] = (frames1 - frames0) / ((t1 - t0) / 1e3);
                 } finally {
-                    f.stop();
+                    f.pause();
                 }
                 if (f.failure() != null) {
                     throw new IllegalStateException("worker failed: " + f.failure(), f.failure());
@@ -251,7 +280,7 @@ final class BenchCommand {
                         size, r + 1, rounds, java[r], reference[r]);
                 err.flush();
             }
-            // Take the circulating frames out again: every mbuf back before the next size.
+            // Take the circulating frames out again (the paused worker holds none): every mbuf back before the next size.
             Frames.receive(p0, Integer.MAX_VALUE);
             Frames.receive(p1, Integer.MAX_VALUE);
             return new Row(size, median(java), median(reference), java, reference, gc, heap);

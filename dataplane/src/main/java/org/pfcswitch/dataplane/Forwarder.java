@@ -160,6 +160,31 @@ public final class Forwarder implements AutoCloseable {
         arena.close();
     }
 
+    /**
+     * Pauses the workers and waits until each has sent its TX buffers and parked: they then touch
+     * no port and use no CPU, and keep their compiled loop for {@link #resume}. A benchmark
+     * measures a reference on the same core in between; a control plane could reconfigure.
+     *
+     * @throws IllegalStateException if a worker does not pause within 10 s
+     */
+    public synchronized void pause() {
+        workers.forEach(Worker::requestPause);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        for (Worker w : workers) {
+            while (!w.isPaused() && failure.get() == null) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("worker " + w.id() + " did not pause within 10 s");
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Lets paused workers poll again. */
+    public synchronized void resume() {
+        workers.forEach(Worker::requestResume);
+    }
+
     @Override
     public void close() {
         stop();

@@ -41,6 +41,7 @@ public final class ForwardingTable {
         }
     }
 
+    private static final long HASH = 0x9E37_79B9_7F4A_7C15L;      // Fibonacci hashing: the top bits index
     private static final long STATIC_BIT = 1L << 15;
     private static final long PORT_MASK = STATIC_BIT - 1;
 
@@ -90,27 +91,44 @@ public final class ForwardingTable {
      * {@link #FILTER} into {@code egress[i]}. Allocates nothing.
      */
     public void decide(int inPort, long[] srcMac, long[] dstMac, int n, int[] egress) {
+        // Fields in locals: every opaque slot read is a compiler barrier after which the JIT
+        // would load them again, once per frame.
+        long[] slots = this.slots;
+        int mask = this.mask;
+        int shift = this.shift;
+        boolean learning = this.learning;
         for (int i = 0; i < n; i++) {
-            if (learning) {
-                learn(srcMac[i], inPort);
+            long src = srcMac[i];
+            if (learning && !MacAddress.isMulticast(src)) {
+                long e = entryOf(slots, mask, shift, src);
+                if (e == 0 || (e & STATIC_BIT) == 0 && (int) (e & PORT_MASK) != inPort + 1) {
+                    learn(src, inPort);    // a new station, or one that moved: the rare, writing path
+                }
             }
             long dst = dstMac[i];
-            int port = MacAddress.isMulticast(dst) ? FLOOD : lookup(dst);  // broadcast is multicast too
+            int port = -1;
+            if (!MacAddress.isMulticast(dst)) {                // broadcast is multicast too
+                long e = entryOf(slots, mask, shift, dst);
+                port = e == 0 ? -1 : (int) (e & PORT_MASK) - 1;
+            }
             egress[i] = port < 0 ? FLOOD : port == inPort ? FILTER : port;
+        }
+    }
+
+    /** The entry of {@code mac}, or 0 when the table has none. */
+    private static long entryOf(long[] slots, int mask, int shift, long mac) {
+        for (int i = (int) ((mac * HASH) >>> shift); ; i = (i + 1) & mask) {
+            long e = (long) SLOTS.getOpaque(slots, i);
+            if (e == 0 || e >>> 16 == mac) {
+                return e;
+            }
         }
     }
 
     /** The port a MAC was learned on or statically put on, or -1. */
     public int lookup(long mac) {
-        for (int i = index(mac); ; i = (i + 1) & mask) {
-            long e = (long) SLOTS.getOpaque(slots, i);
-            if (e == 0) {
-                return -1;
-            }
-            if (e >>> 16 == mac) {
-                return (int) (e & PORT_MASK) - 1;
-            }
-        }
+        long e = entryOf(slots, mask, shift, mac);
+        return e == 0 ? -1 : (int) (e & PORT_MASK) - 1;
     }
 
     /** Records that {@code mac} is behind {@code port}; a no-op for multicast sources and static entries. */
@@ -177,7 +195,7 @@ public final class ForwardingTable {
     }
 
     private int index(long mac) {
-        return (int) ((mac * 0x9E37_79B9_7F4A_7C15L) >>> shift);
+        return (int) ((mac * HASH) >>> shift);
     }
 
     private static long entry(long mac, int port, boolean isStatic) {

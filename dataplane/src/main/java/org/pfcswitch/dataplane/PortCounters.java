@@ -40,7 +40,11 @@ public final class PortCounters {
     public final long[] macControlOtherRx;
     /** Frames shorter than an Ethernet header: dropped, by port. */
     public final long[] runtRx;
-    /** Frames whose headers past Ethernet did not parse (forwarded anyway, priority from what parsed). */
+    /**
+     * Frames whose VLAN tags or IPv4 header did not parse (forwarded anyway, priority from what
+     * parsed). The forwarder reads no deeper ({@code PriorityClassifier.classifyRaw}), so bad
+     * UDP or RoCE headers behind a good IPv4 header are not counted here.
+     */
     public final long[] malformedRx;
     /** Frames flooded, by ingress port (broadcast, multicast or unknown destination). */
     public final long[] floodedRx;

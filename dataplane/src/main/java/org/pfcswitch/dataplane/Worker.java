@@ -1,14 +1,14 @@
 package org.pfcswitch.dataplane;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
-import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.NetOrder;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dpdk.EthPort;
@@ -22,7 +22,7 @@ import org.pfcswitch.dpdk.Tsc;
  *
  * <pre>
  * loop:
- *   for each owned port:  rx burst (32) → parse + classify + count each frame
+ *   for each owned port:  rx burst (32) → read + classify headers → count by (port, priority)
  *                          → forwarding decision for the burst → per-destination TX buffers
  *   frames handed over by other workers → TX buffers
  *   every ~100 µs (TSC): send every non-empty TX buffer
@@ -56,14 +56,28 @@ final class Worker implements Runnable {
     private final MemorySegment drops;
     private final MemorySegment floods;
     private final ParsedFrame frame = new ParsedFrame();
+    private final long rxAddress;
     private final long[] handle = new long[BURST];
+    private final long[] offset = new long[BURST];
     private final int[] length = new int[BURST];
+    private final int[] cls = new int[BURST];          // classifyRaw results
     private final long[] src = new long[BURST];
     private final long[] dst = new long[BURST];
     private final int[] egress = new int[BURST];
+    private final long[] burstFrames = new long[PortCounters.PRIORITIES];
+    private final long[] burstBytes = new long[PortCounters.PRIORITIES];
     private int dropCount;
 
+    /** classifyRaw bits that send a frame to {@link #keepUnusual}. */
+    private static final int UNUSUAL =
+            PriorityClassifier.RAW_RUNT | PriorityClassifier.RAW_MAC_CONTROL | PriorityClassifier.RAW_MALFORMED;
+
+    private long lastDrain;
+
     private volatile boolean running = true;
+    private volatile boolean pauseRequested;
+    private volatile boolean paused;
+    private volatile Thread thread;        // the worker's own, to unpark it
 
     Worker(int id, int[] ownedPorts, EthPort[] ethPorts, int[] ownerOf, HandoffRing[] toWorker,
            HandoffRing[] fromWorker, ForwardingTable table, PriorityClassifier classifier, PacketMemory memory,
@@ -84,50 +98,67 @@ final class Worker implements Runnable {
         for (int p : ownedPorts) {
             txBuffers[p] = new TxBuffer(arena, ethPorts[p], p, BURST);
         }
-        this.rx = Mbuf.pointerArray(arena, BURST);
-        this.floods = Mbuf.pointerArray(arena, BURST);
+        this.rx = unscoped(Mbuf.pointerArray(arena, BURST));
+        this.rxAddress = rx.address();
+        this.floods = unscoped(Mbuf.pointerArray(arena, BURST));
         // A burst drops at most every frame once per egress port (flood copies refused by hand-over rings).
-        this.drops = Mbuf.pointerArray(arena, BURST * ethPorts.length);
+        this.drops = unscoped(Mbuf.pointerArray(arena, BURST * ethPorts.length));
+    }
+
+    /**
+     * The memory of {@code s} as a segment without an arena (global scope). A downcall that takes
+     * a segment of a shared arena updates the arena's acquire count atomically twice, a burst
+     * array's accessors check the arena on every access; these arrays need neither, because
+     * {@link Forwarder} closes its arena only after the workers stopped and were drained.
+     */
+    static MemorySegment unscoped(MemorySegment s) {
+        return MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize());
     }
 
     @Override
     public void run() {
-        long lastDrain = Tsc.read();
+        thread = Thread.currentThread();
+        lastDrain = Tsc.read();
         while (running) {
-            for (int port : ownedPorts) {
-                receive(port);
-            }
-            takeHandoffs();
-            long now = Tsc.read();
-            if (now - lastDrain >= drainTicks) {
-                drainTxBuffers();
-                lastDrain = now;
+            if (pauseRequested) {
+                pauseHere();
+            } else {
+                poll();
             }
         }
     }
 
-    /** One rx burst from {@code port}, classified, decided and buffered for transmission. */
+    /**
+     * One pass over the owned ports, the hand-overs and the drain timer. Its own method, not the
+     * body of {@link #run}'s loop, so that it is compiled as an ordinary method: when the rarely
+     * taken pause or stop branch of the loop deoptimizes {@code run}, this compiled code stays.
+     */
+    private void poll() {
+        for (int port : ownedPorts) {
+            receive(port);
+        }
+        takeHandoffs();
+        long now = Tsc.read();
+        if (now - lastDrain >= drainTicks) {
+            drainTxBuffers();
+            lastDrain = now;
+        }
+    }
+
+    /**
+     * One rx burst from {@code port}, l2fwd-style in stages over the whole burst: read and
+     * classify the headers, count and set aside what is not forwarded, decide, forward.
+     * Small stages keep each loop short enough for the JIT to inline all of them here.
+     */
     private void receive(int port) {
         int n = ethPorts[port].rxBurst(0, rx, BURST);
         if (n == 0) {
             return;
         }
         dropCount = 0;
-        int kept = 0;
-        for (int i = 0; i < n; i++) {
-            long m = rx.getAtIndex(JAVA_LONG, i);
-            int len = memory.length(m);
-            if (classifyAndCount(port, m, len)) {
-                handle[kept] = m;
-                length[kept] = len;
-                src[kept] = frame.srcMac();
-                dst[kept] = frame.dstMac();
-                kept++;
-            } else {
-                drops.setAtIndex(JAVA_LONG, dropCount++, m);
-            }
-        }
-        table.decide(port, src, dst, kept, egress);
+        readHeaders(n);
+        int kept = countAndFilter(port, n);
+        table.decide(port, src, dst, kept, egress);    // stage 3, per burst
         forward(port, kept);
         if (dropCount > 0) {
             Mbuf.freeBulk(drops, dropCount);
@@ -135,28 +166,120 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Parses the frame with pfc-codec, counts it by (port, priority) and says whether it may be
-     * forwarded: MAC-control frames (PFC, PAUSE) are link-local and runts unusable, so those stay.
+     * Stage 1: handle, length, MACs and classification of each frame of the burst. The lean
+     * {@link PriorityClassifier#classifyRaw} reads only what the forwarder decides on (VLAN PCP,
+     * IPv4 DSCP, MAC-control EtherType); the full pfc-codec parse is for the frames that need
+     * it ({@link #keepUnusual}).
      */
-    private boolean classifyAndCount(int port, long m, int len) {
+    private void readHeaders(int n) {
         // memory.bytes() at the use site, not cached in a field: inlined, it is a constant segment
         // and the JIT folds its bounds and liveness checks (a field read is 30 % slower here).
-        FrameParser.parse(memory.bytes(), memory.offset(m), len, frame);
-        int priority = classifier.classify(frame);
-        int slot = port * PortCounters.PRIORITIES + priority;
-        PortCounters.add(counters.rxFrames, slot, 1);
-        PortCounters.add(counters.rxBytes, slot, len);
-        if (len < Ethernet.HEADER_BYTES) {
+        MemorySegment bytes = memory.bytes();
+        // The per-frame arrays in locals (here and in the other stages): the JIT does not trust
+        // instance final fields and would load them again after every opaque access or call.
+        long[] handle = this.handle;
+        long[] offset = this.offset;
+        int[] length = this.length;
+        int[] cls = this.cls;
+        long[] dst = this.dst;
+        long[] src = this.src;
+        for (int i = 0; i < n; i++) {
+            // The burst array through the same constant all-memory segment: rx is a field, so
+            // its own accessor would check rx's type and bounds on every read.
+            long m = Mbuf.memory().get(JAVA_LONG, rxAddress + (long) i * Long.BYTES);
+            long at = memory.offset(m);
+            int len = memory.length(m);
+            handle[i] = m;
+            offset[i] = at;
+            length[i] = len;
+            cls[i] = classifier.classifyRaw(bytes, at, len);
+            if (len >= Ethernet.HEADER_BYTES) {
+                // The 12 MAC bytes in two loads, as FrameParser reads them.
+                long dstAndSrcHigh = NetOrder.u64(bytes, at);
+                dst[i] = dstAndSrcHigh >>> 16;
+                src[i] = (dstAndSrcHigh & 0xFFFF) << 32 | (NetOrder.u32(bytes, at + 8) & 0xFFFF_FFFFL);
+            } else {
+                dst[i] = 0;
+                src[i] = 0;
+            }
+        }
+    }
+
+    /**
+     * Stage 2: counts each frame by (port, priority) and moves the frames that are not forwarded
+     * (runts, MAC control) to {@link #drops}, closing the gap in the per-frame arrays.
+     *
+     * @return how many frames are kept, now at indices [0, kept)
+     */
+    private int countAndFilter(int port, int n) {
+        long[] handle = this.handle;
+        long[] offset = this.offset;
+        int[] length = this.length;
+        int[] cls = this.cls;
+        long[] dst = this.dst;
+        long[] src = this.src;
+        int kept = 0;
+        // Frames of one priority come in runs: count a run in registers and add it to the
+        // per-burst tally when the priority changes, rather than a memory increment per frame.
+        int runPriority = cls[0] & PriorityClassifier.RAW_PRIORITY_MASK;
+        long runFrames = 0;
+        long runBytes = 0;
+        for (int i = 0; i < n; i++) {
+            int c = cls[i];
+            int priority = c & PriorityClassifier.RAW_PRIORITY_MASK;
+            if (priority != runPriority) {
+                burstFrames[runPriority] += runFrames;
+                burstBytes[runPriority] += runBytes;
+                runPriority = priority;
+                runFrames = 0;
+                runBytes = 0;
+            }
+            runFrames++;
+            runBytes += length[i];
+            if ((c & UNUSUAL) != 0 && !keepUnusual(port, i, c)) {
+                drops.setAtIndex(JAVA_LONG, dropCount++, handle[i]);
+                continue;
+            }
+            if (kept != i) {
+                handle[kept] = handle[i];
+                offset[kept] = offset[i];
+                length[kept] = length[i];
+                src[kept] = src[i];
+                dst[kept] = dst[i];
+            }
+            kept++;
+        }
+        burstFrames[runPriority] += runFrames;
+        burstBytes[runPriority] += runBytes;
+        // Opaque stores are ordered among themselves, so the JIT cannot batch them: one per
+        // priority per burst rather than two per frame.
+        for (int p = 0; p < PortCounters.PRIORITIES; p++) {
+            if (burstFrames[p] != 0) {
+                PortCounters.add(counters.rxFrames, port * PortCounters.PRIORITIES + p, burstFrames[p]);
+                PortCounters.add(counters.rxBytes, port * PortCounters.PRIORITIES + p, burstBytes[p]);
+                burstFrames[p] = 0;
+                burstBytes[p] = 0;
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Runts, MAC-control frames and malformed headers: counted, and only the malformed ones are
+     * forwarded. MAC-control frames are link-local; a full parse reads their opcode and
+     * class-enable vector.
+     */
+    private boolean keepUnusual(int port, int i, int c) {
+        if ((c & PriorityClassifier.RAW_RUNT) != 0) {
             PortCounters.add(counters.runtRx, port, 1);
             return false;
         }
-        if (frame.etherType() == Ethernet.TYPE_MAC_CONTROL) {
+        if ((c & PriorityClassifier.RAW_MAC_CONTROL) != 0) {
+            FrameParser.parse(memory.bytes(), offset[i], length[i], frame);
             countMacControl(port);
             return false;
         }
-        if (frame.isMalformed()) {
-            PortCounters.add(counters.malformedRx, port, 1);
-        }
+        PortCounters.add(counters.malformedRx, port, 1);
         return true;
     }
 
@@ -175,13 +298,23 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Puts the {@code kept} frames of a burst from {@code inPort} where {@link #egress} says. */
+    /** Stage 4: puts the {@code kept} frames of a burst from {@code inPort} where {@link #egress} says. */
     private void forward(int inPort, int kept) {
+        if (kept == 0) {
+            return;
+        }
         int ports = ethPorts.length;
+        long[] handle = this.handle;
+        int[] length = this.length;
+        int[] egress = this.egress;
         // Flooded frames get one reference per extra copy before any copy can leave: one call per burst.
         int floodCount = 0;
+        int first = egress[0];
+        boolean oneEgress = true;
         for (int i = 0; i < kept; i++) {
-            if (egress[i] == ForwardingTable.FLOOD) {
+            int out = egress[i];
+            oneEgress &= out == first;
+            if (out == ForwardingTable.FLOOD) {
                 floods.setAtIndex(JAVA_LONG, floodCount++, handle[i]);
             }
         }
@@ -191,12 +324,17 @@ final class Worker implements Runnable {
                 Mbuf.refcntUpdateBulk(floods, floodCount, ports - 2);
             }
         }
+        if (reflect) {
+            swapMacs(kept);
+        }
+        // The usual burst has one destination, a port this worker owns: hand it over whole.
+        if (oneEgress && first >= 0 && txBuffers[first] != null) {
+            txBuffers[first].addAll(handle, length, kept, counters);
+            return;
+        }
         for (int i = 0; i < kept; i++) {
             long m = handle[i];
             int out = egress[i];
-            if (reflect) {
-                swapMacs(m);
-            }
             if (out >= 0) {
                 send(out, m, length[i]);
             } else if (out == ForwardingTable.FLOOD && ports > 1) {
@@ -251,27 +389,59 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Benchmark reflector: swaps the frame's source and destination MACs, so that a port wired
-     * back onto itself (a net_ring vdev) answers every frame like a host would, and the frames
-     * keep circulating. The same 12-byte header write as testpmd's mac forwarding mode.
+     * Benchmark reflector: swaps the source and destination MACs of the first {@code kept}
+     * frames, so that a port wired back onto itself (a net_ring vdev) answers every frame like a
+     * host would, and the frames keep circulating. The same 12-byte header write as testpmd's
+     * mac forwarding mode, as two stores of the MACs stage 1 read. Filtered frames are swapped
+     * too; they are freed anyway.
      */
-    private void swapMacs(long m) {
-        long at = memory.offset(m);
+    private void swapMacs(int kept) {
         MemorySegment bytes = memory.bytes();
-        int d0 = bytes.get(JAVA_INT_UNALIGNED, at);
-        short d1 = bytes.get(JAVA_SHORT_UNALIGNED, at + 4);
-        int s0 = bytes.get(JAVA_INT_UNALIGNED, at + 6);
-        short s1 = bytes.get(JAVA_SHORT_UNALIGNED, at + 10);
-        bytes.set(JAVA_INT_UNALIGNED, at, s0);
-        bytes.set(JAVA_SHORT_UNALIGNED, at + 4, s1);
-        bytes.set(JAVA_INT_UNALIGNED, at + 6, d0);
-        bytes.set(JAVA_SHORT_UNALIGNED, at + 10, d1);
+        long[] offset = this.offset;
+        long[] dst = this.dst;
+        long[] src = this.src;
+        for (int i = 0; i < kept; i++) {
+            long at = offset[i];
+            long d = dst[i];
+            NetOrder.put64(bytes, at, src[i] << 16 | d >>> 32);
+            NetOrder.put32(bytes, at + 8, (int) d);
+        }
     }
 
     // ---------------------------------------------------------------- life cycle (other threads)
 
     void requestStop() {
         running = false;
+        LockSupport.unpark(thread);
+    }
+
+    /** Asks the worker to pause; {@link #isPaused} says when it has. */
+    void requestPause() {
+        pauseRequested = true;
+    }
+
+    void requestResume() {
+        pauseRequested = false;
+        LockSupport.unpark(thread);
+    }
+
+    /** True while the worker sits paused, its TX buffers sent, touching no port. */
+    boolean isPaused() {
+        return paused;
+    }
+
+    /**
+     * Sends what the TX buffers hold, then parks until resumed or stopped: a paused worker
+     * leaves its CPU to others and holds no frame in a buffer.
+     */
+    private void pauseHere() {
+        drainTxBuffers();
+        paused = true;
+        while (pauseRequested && running) {
+            LockSupport.parkNanos(1_000_000);
+        }
+        paused = false;
+        lastDrain = Tsc.read();
     }
 
     /**

@@ -196,6 +196,28 @@ class DpdkForwarderTest {
         }
     }
 
+    /** The bench parks the forwarder while testpmd runs: a paused worker holds no mbuf and forwards nothing. */
+    @Test
+    void aPausedForwarderHoldsNoMbufAndResumesWhereItLeftOff() throws Exception {
+        try (Rig rig = new Rig(2, true, 1024)) {
+            rig.table.addStatic(H1, 1);
+            rig.start(dscpTrust(), 1);
+            List<byte[]> before = List.of(Frames.udp(H1, H0, 26, 100, 1), Frames.udp(H1, H0, 26, 200, 2));
+            rig.send(0, before.toArray(byte[][]::new));
+            assertFramesEqual(before, rig.expect(1, before.size()));
+
+            rig.forwarder.pause();
+            assertEquals(0, pool.inUseCount(), "a paused forwarder keeps no mbuf in its TX buffers");
+            List<byte[]> during = List.of(Frames.udp(H1, H0, 26, 300, 3), Frames.udp(H1, H0, 26, 400, 4));
+            rig.send(0, during.toArray(byte[][]::new));
+            rig.expectNothing(1);
+
+            rig.forwarder.resume();
+            assertFramesEqual(during, rig.expect(1, during.size()));
+            assertEquals(4, rig.total(c -> c.txFrames, 1));
+        }
+    }
+
     @Test
     void learnsSourcesAndFloodsUnknownAndBroadcastWithoutCopies() throws Exception {
         try (Rig rig = new Rig(3, true, 1024)) {

@@ -1,5 +1,6 @@
 package org.pfcswitch.codec;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,19 @@ import java.util.Arrays;
  */
 public final class PriorityClassifier {
     public enum Trust { PCP, DSCP }
+
+    /** {@link #classifyRaw} result: the priority, 0..7, in the low three bits. */
+    public static final int RAW_PRIORITY_MASK = 0x7;
+    /** {@link #classifyRaw} result bit: shorter than an Ethernet header ({@link ParseError#RUNT}). */
+    public static final int RAW_RUNT = 1 << 3;
+    /** {@link #classifyRaw} result bit: EtherType 0x8808 after any tags (PFC, PAUSE or another opcode). */
+    public static final int RAW_MAC_CONTROL = 1 << 4;
+    /**
+     * {@link #classifyRaw} result bit: a header it reads (VLAN tags, the IPv4 header) did not
+     * parse, or the frame lies outside the segment. Errors in layers it does not read (UDP, BTH,
+     * a MAC-control body) do not set it.
+     */
+    public static final int RAW_MALFORMED = 1 << 5;
 
     private final Trust trust;
     private final byte[] dscpToPriority;
@@ -81,6 +95,57 @@ public final class PriorityClassifier {
             return dscpToPriority[f.dscp()];
         }
         return f.isTagged() ? f.pcp() : defaultPriority;
+    }
+
+    /**
+     * The forwarding fast path's classification, straight from the frame bytes: the same priority
+     * as {@code classify(parse(...))}, but it reads only what the priority depends on, the VLAN
+     * tags and the first word of an IPv4 header (version, IHL, TOS, total length), with the same
+     * length checks as {@link FrameParser}. No UDP, RoCE or MAC-control body; the full parse
+     * stays for the switch core, decode and MAC-control frames (see {@link #RAW_MAC_CONTROL}).
+     * Never throws, never reads past {@code length} or outside {@code s}, allocates nothing.
+     *
+     * @return the priority ({@link #RAW_PRIORITY_MASK}) or'ed with {@link #RAW_RUNT},
+     *         {@link #RAW_MAC_CONTROL} and {@link #RAW_MALFORMED}
+     */
+    public int classifyRaw(MemorySegment s, long frame, int length) {
+        if (frame < 0 || length < 0 || frame + length > s.byteSize()) {
+            return defaultPriority | RAW_MALFORMED;
+        }
+        if (length < Ethernet.HEADER_BYTES) {
+            return defaultPriority | RAW_RUNT;
+        }
+        int type = NetOrder.u16(s, frame + Ethernet.TYPE);
+        int at = Ethernet.HEADER_BYTES;
+        int l2Priority = defaultPriority;          // the outer tag's PCP once a tag was read
+        for (int tags = 0; type == Ethernet.TYPE_VLAN || type == Ethernet.TYPE_QINQ; tags++) {
+            if (tags == 2 || at + Vlan.TAG_BYTES > length) {   // as FrameParser: at most two tags
+                return l2Priority | RAW_MALFORMED;
+            }
+            int tag = NetOrder.u32(s, frame + at);            // TCI, then the next EtherType
+            if (tags == 0) {
+                l2Priority = tag >>> 29;
+            }
+            type = tag & 0xFFFF;
+            at += Vlan.TAG_BYTES;
+        }
+        if (type == Ethernet.TYPE_MAC_CONTROL) {
+            return l2Priority | RAW_MAC_CONTROL;
+        }
+        if (type != Ethernet.TYPE_IPV4) {
+            return l2Priority;
+        }
+        if (at + Ipv4.MIN_HEADER_BYTES > length) {
+            return l2Priority | RAW_MALFORMED;
+        }
+        int word0 = NetOrder.u32(s, frame + at);             // version, IHL, TOS, total length
+        int headerBytes = (word0 >>> 22) & 0x3C;
+        if (word0 >>> 28 != 4 || headerBytes < Ipv4.MIN_HEADER_BYTES || at + headerBytes > length) {
+            return l2Priority | RAW_MALFORMED;               // FrameParser has no IPv4 layer then either
+        }
+        int priority = trust == Trust.DSCP ? dscpToPriority[(word0 >>> 18) & 0x3F] : l2Priority;
+        int totalLength = word0 & 0xFFFF;
+        return totalLength < headerBytes || at + totalLength > length ? priority | RAW_MALFORMED : priority;
     }
 
     public Trust trust() {

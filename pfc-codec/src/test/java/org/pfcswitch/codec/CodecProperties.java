@@ -67,7 +67,7 @@ class CodecProperties {
                         (int) b[2], (int) b[3], (boolean) b[4], (int) b[5]));
     }
 
-    private static RoceFrameBuilder builder(RoceFields r) {
+    static RoceFrameBuilder builder(RoceFields r) {
         RoceFrameBuilder b = new RoceFrameBuilder().macs(0x0200_0000_0002L, 0x0200_0000_0001L)
                 .ips(r.srcIp(), r.dstIp()).dscp(r.dscp()).ecn(r.ecn()).udpSrcPort(r.srcPort()).opcode(r.opcode())
                 .destQp(r.qp()).psn(r.psn()).ackRequest(r.ackReq()).payloadBytes(r.payload()).aeth(0x1F, r.psn());
