@@ -6,9 +6,11 @@ import java.util.List;
 
 /**
  * The discrete-event loop of a virtual-time run. Events are primitive tuples (time, node, kind,
- * port, arg) kept in slot arrays and ordered by a binary heap of slot numbers on (time, sequence
+ * port, arg) kept in slot arrays and ordered by a 4-ary heap of slot numbers on (time, sequence
  * number): two events at the same nanosecond run in the order they were scheduled, so a run is a
- * pure function of its inputs. No object is created per event once the arrays have grown.
+ * pure function of its inputs. No object is created per event once the arrays have grown. Frame
+ * arrivals of a wire wait in the wire's own FIFO ({@link #openLane}), with only the earliest in
+ * the heap; that changes the cost, not the order.
  *
  * <p>Every dispatched event is folded into {@link #traceDigest()}, a 64-bit fingerprint of the
  * whole run that the determinism test compares.
@@ -25,16 +27,20 @@ public final class EventLoop {
     private final List<Node> nodes = new ArrayList<>();
     private Node[] byId = new Node[0];
 
-    private long[] time = new long[1024];
-    private long[] seq = new long[1024];
+    // Per event, by slot: what to deliver. The order key lives in the heap, beside the slot number.
     private int[] node = new int[1024];
     private int[] kind = new int[1024];
     private int[] port = new int[1024];
     private long[] arg = new long[1024];
+    // A 4-ary min-heap on (time, sequence number). Each entry's key sits in the heap's own parallel
+    // arrays, so a comparison never follows a slot number, and the four children of an entry are
+    // adjacent. Any heap pops the same order: the key is unique, so the order is total.
     private int[] heap = new int[1024];
-    private long[] heapTime = new long[1024];   // time of heap[i], kept beside it: compares touch one array
+    private long[] heapTime = new long[1024];
+    private long[] heapSeq = new long[1024];
     private int[] freeSlots = new int[1024];
     private int freeCount;
+    private Lane[] lanes = new Lane[0];
     private int size;
     private int slotsUsed;
 
@@ -60,7 +66,11 @@ public final class EventLoop {
     }
 
     public int pendingEvents() {
-        return size;
+        int n = size;
+        for (Lane lane : lanes) {
+            n += lane.count > 0 ? lane.count - 1 : 0;    // the heap holds one entry per busy lane
+        }
+        return n;
     }
 
     /** A fingerprint of every event run so far: time, node, kind and port, in order. */
@@ -74,93 +84,201 @@ public final class EventLoop {
             throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
         }
         int s = freeCount > 0 ? freeSlots[--freeCount] : newSlot();
-        time[s] = at;
-        seq[s] = nextSeq++;
         node[s] = nodeId;
         kind[s] = eventKind;
         port[s] = eventPort;
         arg[s] = eventArg;
-        heap[size] = s;
-        heapTime[size] = at;
-        up(size++);
+        if (size == heap.length) {
+            growHeap();
+        }
+        up(size++, at, nextSeq++, s);
+    }
+
+    /**
+     * Opens a lane: a FIFO of FRAME events to one (node, port), for a sender whose events arrive in
+     * time order, as a wire's frames do (the next frame starts after the last one's serialization).
+     * Only a lane's earliest event sits in the heap, so the heap holds about one entry per busy
+     * wire rather than one per frame in flight, and a lane's next event replaces its predecessor at
+     * the top instead of a pop and a push. Events keep their sequence numbers, so the run order is
+     * exactly what {@link #schedule} would give.
+     */
+    int openLane(int nodeId, int eventPort) {
+        lanes = Arrays.copyOf(lanes, lanes.length + 1);
+        lanes[lanes.length - 1] = new Lane(nodeId, eventPort);
+        return lanes.length - 1;
+    }
+
+    /** Schedules a FRAME event with {@code eventArg} on lane {@code laneId}; as {@link #schedule} otherwise. */
+    void scheduleOnLane(int laneId, long at, long eventArg) {
+        Lane lane = lanes[laneId];
+        if (lane.count > 0 && at < lane.time[(lane.head + lane.count - 1) & lane.mask]) {
+            schedule(at, lane.node, FRAME, lane.port, eventArg);   // out of order: the heap keeps it right
+            return;
+        }
+        if (at < now) {
+            throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
+        }
+        long q = nextSeq++;
+        if (lane.count == 0) {
+            if (size == heap.length) {
+                growHeap();
+            }
+            up(size++, at, q, -1 - laneId);                        // a negative slot names a lane
+        }
+        lane.add(at, q, eventArg);
     }
 
     /** Runs events until none is left at or before {@code until}; the clock then reads {@code until}. */
     public void runUntil(long until) {
         while (size > 0 && heapTime[0] <= until) {
             int s = heap[0];
-            if (--size > 0) {
-                heap[0] = heap[size];
-                heapTime[0] = heapTime[size];
-                down(0);
+            now = heapTime[0];
+            int n;
+            int k;
+            int p;
+            long a;
+            if (s >= 0) {
+                if (--size > 0) {
+                    down(heapTime[size], heapSeq[size], heap[size]);
+                }
+                freeSlots[freeCount++] = s;
+                n = node[s];
+                k = kind[s];
+                p = port[s];
+                a = arg[s];
+            } else {
+                Lane lane = lanes[-1 - s];
+                a = lane.arg[lane.head];
+                lane.head = (lane.head + 1) & lane.mask;
+                if (--lane.count > 0) {
+                    down(lane.time[lane.head], lane.seq[lane.head], s);   // the lane's next event takes its place
+                } else if (--size > 0) {
+                    down(heapTime[size], heapSeq[size], heap[size]);
+                }
+                n = lane.node;
+                k = FRAME;
+                p = lane.port;
             }
-            freeSlots[freeCount++] = s;
-            now = time[s];
-            int n = node[s];
-            int k = kind[s];
-            int p = port[s];
             dispatched++;
             digest = (digest ^ (now * 31 + ((long) n << 20 | (long) k << 16 | p))) * 0x0100_0000_01B3L;
-            byId[n].onEvent(k, p, arg[s], now);
+            byId[n].onEvent(k, p, a, now);
         }
         now = Math.max(now, until);
     }
 
     private int newSlot() {
-        if (slotsUsed == time.length) {
-            int cap = time.length * 2;
-            time = Arrays.copyOf(time, cap);
-            seq = Arrays.copyOf(seq, cap);
+        if (slotsUsed == node.length) {
+            int cap = node.length * 2;
             node = Arrays.copyOf(node, cap);
             kind = Arrays.copyOf(kind, cap);
             port = Arrays.copyOf(port, cap);
             arg = Arrays.copyOf(arg, cap);
-            heap = Arrays.copyOf(heap, cap);
-            heapTime = Arrays.copyOf(heapTime, cap);
             freeSlots = Arrays.copyOf(freeSlots, cap);
         }
         return slotsUsed++;
     }
 
-    /** Whether heap entry {@code i} runs before heap entry {@code j}: earlier, or as early and scheduled first. */
-    private boolean before(int i, int j) {
-        return heapTime[i] < heapTime[j] || (heapTime[i] == heapTime[j] && seq[heap[i]] < seq[heap[j]]);
+    /** The heap holds slots and lane heads, so it can outgrow the slot arrays. */
+    private void growHeap() {
+        int cap = heap.length * 2;
+        heap = Arrays.copyOf(heap, cap);
+        heapTime = Arrays.copyOf(heapTime, cap);
+        heapSeq = Arrays.copyOf(heapSeq, cap);
     }
 
-    private void swap(int i, int j) {
-        int s = heap[i];
-        heap[i] = heap[j];
-        heap[j] = s;
-        long t = heapTime[i];
-        heapTime[i] = heapTime[j];
-        heapTime[j] = t;
+    /** A ring of one lane's pending events in (time, sequence) order. */
+    private static final class Lane {
+        final int node;
+        final int port;
+        long[] time = new long[64];
+        long[] seq = new long[64];
+        long[] arg = new long[64];
+        int mask = 63;
+        int head;
+        int count;
+
+        Lane(int node, int port) {
+            this.node = node;
+            this.port = port;
+        }
+
+        void add(long at, long q, long a) {
+            if (count == time.length) {
+                grow();
+            }
+            int tail = (head + count++) & mask;
+            time[tail] = at;
+            seq[tail] = q;
+            arg[tail] = a;
+        }
+
+        private void grow() {
+            int cap = time.length * 2;
+            long[] t = new long[cap];
+            long[] q = new long[cap];
+            long[] a = new long[cap];
+            for (int i = 0; i < count; i++) {
+                int j = (head + i) & mask;
+                t[i] = time[j];
+                q[i] = seq[j];
+                a[i] = arg[j];
+            }
+            time = t;
+            seq = q;
+            arg = a;
+            mask = cap - 1;
+            head = 0;
+        }
     }
 
-    private void up(int i) {
+    /** Places the entry (t, q, slot) at the hole {@code i} or above it, moving later parents down. */
+    private void up(int i, long t, long q, int slot) {
         while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (!before(i, parent)) {
+            int parent = (i - 1) >>> 2;
+            long pt = heapTime[parent];
+            if (pt < t || (pt == t && heapSeq[parent] < q)) {
                 break;
             }
-            swap(i, parent);
+            heap[i] = heap[parent];
+            heapTime[i] = pt;
+            heapSeq[i] = heapSeq[parent];
             i = parent;
         }
+        heap[i] = slot;
+        heapTime[i] = t;
+        heapSeq[i] = q;
     }
 
-    private void down(int i) {
+    /** Places the entry (t, q, slot) at the root's hole or below it, moving earlier children up. */
+    private void down(long t, long q, int slot) {
+        int i = 0;
         while (true) {
-            int child = 2 * i + 1;
-            if (child >= size) {
+            int first = 4 * i + 1;
+            if (first >= size) {
                 break;
             }
-            if (child + 1 < size && before(child + 1, child)) {
-                child++;
+            int last = Math.min(first + 4, size);
+            int c = first;
+            long ct = heapTime[first];
+            long cq = heapSeq[first];
+            for (int j = first + 1; j < last; j++) {
+                long jt = heapTime[j];
+                if (jt < ct || (jt == ct && heapSeq[j] < cq)) {
+                    c = j;
+                    ct = jt;
+                    cq = heapSeq[j];
+                }
             }
-            if (!before(child, i)) {
+            if (t < ct || (t == ct && q < cq)) {
                 break;
             }
-            swap(i, child);
-            i = child;
+            heap[i] = heap[c];
+            heapTime[i] = ct;
+            heapSeq[i] = cq;
+            i = c;
         }
+        heap[i] = slot;
+        heapTime[i] = t;
+        heapSeq[i] = q;
     }
 }

@@ -11,21 +11,19 @@ import org.pfcswitch.dataplane.core.LineRate;
 public final class Wire {
 
     private final EventLoop loop;
-    private final int peerNode;
-    private final int peerPort;
+    private final int lane;
     private final long rateBps;
     private final long delayNanos;
 
     Wire(EventLoop loop, int peerNode, int peerPort, long rateBps, long delayNanos) {
         this.loop = loop;
-        this.peerNode = peerNode;
-        this.peerPort = peerPort;
+        this.lane = loop.openLane(peerNode, peerPort);     // arrivals on one wire come in time order
         this.rateBps = rateBps;
         this.delayNanos = delayNanos;
     }
 
     void send(long handle, int length, long start) {
-        loop.schedule(start + LineRate.nanos(length, rateBps) + delayNanos, peerNode, EventLoop.FRAME, peerPort, handle);
+        loop.scheduleOnLane(lane, start + LineRate.nanos(length, rateBps) + delayNanos, handle);
     }
 
     public long rateBps() {
