@@ -2,7 +2,7 @@ package org.pfcswitch.codec;
 
 import java.lang.foreign.MemorySegment;
 
-/** Test helpers: fresh heap segments and a parse of a whole segment. */
+/** Test helpers: fresh heap segments, a parse of a whole segment, the fuzz tests' seed corpus. */
 final class Frames {
     private Frames() {}
 
@@ -22,5 +22,30 @@ final class Frames {
             b[i] = (byte) values[i];
         }
         return MemorySegment.ofArray(b);
+    }
+
+    /**
+     * Valid frames of every kind the parsers know (PFC, PAUSE, RoCE WRITE, tagged ACK, CNP, plain
+     * UDP) that the fuzz tests mutate.
+     */
+    static MemorySegment[] seedCorpus() {
+        MemorySegment pfc = heap(60);
+        MacControl.writePfc(pfc, 0, 1, 0x18, 65535);
+        MemorySegment pause = heap(60);
+        MacControl.writePause(pause, 0, 1, 100);
+        RoceFrameBuilder[] roce = {
+            new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(64),
+            new RoceFrameBuilder().ips(1, 2).vlan(3, 5).dscp(48).opcode(Roce.OP_RC_ACK).payloadBytes(0),
+            new RoceFrameBuilder().ips(1, 2).opcode(Roce.OP_CNP),
+            new RoceFrameBuilder().ips(1, 2).udpDstPort(53).payloadBytes(20),
+        };
+        MemorySegment[] seeds = new MemorySegment[2 + roce.length];
+        seeds[0] = pfc;
+        seeds[1] = pause;
+        for (int i = 0; i < roce.length; i++) {
+            seeds[2 + i] = heap(roce[i].frameLength());
+            roce[i].write(seeds[2 + i], 0);
+        }
+        return seeds;
     }
 }

@@ -43,7 +43,7 @@ class ParserFuzzTest {
             check(big, len);
         }
 
-        MemorySegment[] seeds = seedFrames();
+        MemorySegment[] seeds = Frames.seedCorpus();
         for (int i = 0; i < MUTATED_FRAMES; i++) {
             MemorySegment seed = seeds[rnd.nextInt(seeds.length)];
             int len = (int) seed.byteSize();
@@ -88,24 +88,4 @@ class ParserFuzzTest {
         }
     }
 
-    private static MemorySegment[] seedFrames() {
-        MemorySegment pfc = Frames.heap(60);
-        MacControl.writePfc(pfc, 0, 1, 0x18, 65535);
-        MemorySegment pause = Frames.heap(60);
-        MacControl.writePause(pause, 0, 1, 100);
-        RoceFrameBuilder[] roce = {
-            new RoceFrameBuilder().ips(1, 2).payloadBytes(64),
-            new RoceFrameBuilder().ips(1, 2).vlan(3, 5).opcode(Roce.OP_RC_ACK).payloadBytes(0),
-            new RoceFrameBuilder().ips(1, 2).opcode(Roce.OP_CNP),
-            new RoceFrameBuilder().ips(1, 2).udpDstPort(53).payloadBytes(20),
-        };
-        MemorySegment[] seeds = new MemorySegment[2 + roce.length];
-        seeds[0] = pfc;
-        seeds[1] = pause;
-        for (int i = 0; i < roce.length; i++) {
-            seeds[2 + i] = Frames.heap(roce[i].frameLength());
-            roce[i].write(seeds[2 + i], 0);
-        }
-        return seeds;
-    }
 }

@@ -124,7 +124,7 @@ class RawClassifierTest {
         SplittableRandom rnd = new SplittableRandom(0xC1A55);
         byte[] buffer = new byte[256];
         MemorySegment big = MemorySegment.ofArray(buffer);
-        MemorySegment[] seeds = seedFrames();
+        MemorySegment[] seeds = Frames.seedCorpus();
         EnumSet<ParseError> seen = EnumSet.noneOf(ParseError.class);
         ParsedFrame f = new ParsedFrame();
         for (int i = 0; i < FRAMES; i++) {
@@ -165,24 +165,4 @@ class RawClassifierTest {
         }
     }
 
-    static MemorySegment[] seedFrames() {
-        MemorySegment pfc = Frames.heap(60);
-        MacControl.writePfc(pfc, 0, 1, 0x18, 65535);
-        MemorySegment pause = Frames.heap(60);
-        MacControl.writePause(pause, 0, 1, 100);
-        RoceFrameBuilder[] roce = {
-            new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(64),
-            new RoceFrameBuilder().ips(1, 2).vlan(3, 5).dscp(48).opcode(Roce.OP_RC_ACK).payloadBytes(0),
-            new RoceFrameBuilder().ips(1, 2).opcode(Roce.OP_CNP),
-            new RoceFrameBuilder().ips(1, 2).udpDstPort(53).payloadBytes(20),
-        };
-        MemorySegment[] seeds = new MemorySegment[2 + roce.length];
-        seeds[0] = pfc;
-        seeds[1] = pause;
-        for (int i = 0; i < roce.length; i++) {
-            seeds[2 + i] = Frames.heap(roce[i].frameLength());
-            roce[i].write(seeds[2 + i], 0);
-        }
-        return seeds;
-    }
 }
