@@ -123,6 +123,35 @@ class SimCommandTest {
                 "flow arrivals and sizes draw from the seed, so another seed must change the run");
     }
 
+    /**
+     * The shipped leaf-spine incast: hosts named by leaf and port, the usual keys, pauses over all
+     * switches (fabric ports included, so the total exceeds the host ports' sum), nothing lost, and
+     * byte-identical JSON for the same seed.
+     */
+    @Test
+    void leafSpineIncastRunsLosslessAndDeterministically() {
+        String[] args = {"-c", SCENARIOS.resolve("leafspine-incast.yaml").toString(), "--scheme", "dt,dsh", "--json",
+                "--set", "duration=400us", "--set", "measure.to=400us", "--set", "traffic.fanin.repeatUntil=400us"};
+        Cli a = sim(args);
+        Cli b = sim(args);
+        assertEquals(0, a.exitCode(), a.err());
+        assertEquals(a.out(), b.out());
+        for (String scheme : new String[] {"dt", "dsh"}) {
+            assertEquals(0, number(a.out(), scheme, "\"losslessViolations\":(\\d+)"), scheme);
+            assertEquals(0, number(a.out(), scheme, "\"drops\":(\\d+)"), scheme);
+            long total = number(a.out(), scheme, "\"pfcPausesSent\":(\\d+)");
+            long toHosts = 0;
+            for (String h : new String[] {"L0H0", "L0H1", "L0H2", "L0H3", "L1H0", "L1H1", "L1H2", "L1H3"}) {
+                toHosts += number(a.out(), scheme, "\"" + h + "\":(\\d+)");
+            }
+            assertTrue(toHosts > 0 && total > toHosts, scheme + ": " + total + " pauses, " + toHosts + " to hosts");
+        }
+        Cli table = sim("-c", SCENARIOS.resolve("leafspine-incast.yaml").toString(), "--scheme", "dt",
+                "--set", "duration=200us", "--set", "measure.to=200us", "--set", "traffic.fanin.repeatUntil=200us");
+        assertEquals(0, table.exitCode(), table.err());
+        assertTrue(table.out().contains("leaf-spine: 2 leaves x 2 spines"), table.out());
+    }
+
     @Test
     void badScenarioFilesGetOneLineNamingFileAndKey(@TempDir Path dir) throws IOException {
         String base = Files.readString(Path.of(DSH));
@@ -132,6 +161,10 @@ class SimCommandTest {
         expectError(dir, base.replace("seed: 1", "seed: 1\nsped: 2"), "sped");
         expectError(dir, base.replace("mtuBytes: 1500", "mtuBytes: 1500\n  ports: {count: 4, speed: 100G}"),
                 "mmu.ports: a scenario's ports are its hosts");
+        String ls = Files.readString(SCENARIOS.resolve("leafspine-incast.yaml"));
+        expectError(dir, ls.replace("kind: leafSpine", "kind: fatTree"), "topology.kind: expected leafSpine or single");
+        expectError(dir, ls.replace("to: L1H0", "to: L2H0"), "traffic.F0.to: no host named 'L2H0'");
+        expectError(dir, ls.replace("spines: 2", "spines: 2\n  cores: 4"), "cores");
         Cli c = sim("-c", DSH, "--set", "traffic.nosuch.count=3");
         assertEquals(1, c.exitCode());
         assertTrue(c.err().contains("--set traffic.nosuch.count: traffic.nosuch does not exist"), c.err());

@@ -5,8 +5,9 @@ import java.util.List;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**
- * One experiment on one switch, independent of the scheme: hosts and their links (host i on switch
- * port i), the switch's buffer and PFC settings, congestion control, traffic, how long to run and
+ * One experiment on one switch or a leaf-spine ({@link Topology}), independent of the scheme:
+ * hosts and their links (host i on switch port i; in a leaf-spine, host {@code l × H + j} on
+ * leaf l's port j), the switch's buffer and PFC settings, congestion control, traffic, how long to run and
  * what to measure. {@link ScenarioRunner} runs it once per scheme with the same seed.
  *
  * @param name            shown in reports
@@ -24,14 +25,49 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param reportPorts     ports whose queues and pause state the time series and table show
  * @param fctBinEdges     flow-size bin edges in bytes for FCT statistics, ascending
  * @param seed            the run's seed (traffic draws, ECN marking)
+ * @param topology        one switch ({@link Topology#SINGLE_SWITCH}) or a leaf-spine; every switch gets
+ *                        the {@code mmu} settings
  */
 public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
                        int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
                        long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
-                       long seed) {
+                       long seed, Topology topology) {
 
     /** One host and its link to the switch. */
     public record Host(String name, long rateBps, long delayNanos) {}
+
+    /**
+     * The switches: {@code hostsPerLeaf == 0} is one switch with every host on it; otherwise
+     * {@code leaves} leaves with {@code hostsPerLeaf} hosts each, every leaf cabled to each of
+     * {@code spines} spines by a link of {@code fabricBps} and {@code fabricDelayNanos}.
+     */
+    public record Topology(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos) {
+        public static final Topology SINGLE_SWITCH = new Topology(0, 0, 0, 0, 0);
+
+        public Topology {
+            if (hostsPerLeaf != 0 && (leaves < 1 || spines < 1 || hostsPerLeaf < 1 || fabricBps <= 0
+                    || fabricDelayNanos < 0)) {
+                throw new IllegalArgumentException("a leaf-spine needs >= 1 leaf, spine and host per leaf and fabric "
+                        + "links of rate > 0 and delay >= 0");
+            }
+        }
+
+        public static Topology leafSpine(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos) {
+            return new Topology(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos);
+        }
+
+        public boolean isLeafSpine() {
+            return hostsPerLeaf > 0;
+        }
+    }
+
+    /** A single-switch scenario. */
+    public Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn, int payloadMtu,
+                    List<TrafficSpec> traffic, long durationNanos, long measureFromNanos, long measureToNanos,
+                    long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges, long seed) {
+        this(name, mmu, pauseQuanta, hosts, dcqcn, payloadMtu, traffic, durationNanos, measureFromNanos, measureToNanos,
+                sampleNanos, reportPorts, fctBinEdges, seed, Topology.SINGLE_SWITCH);
+    }
 
     /** Makes a fresh generator for each run (generators keep the ids of the flows they made). */
     public interface TrafficSpec {
@@ -47,6 +83,11 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
         fctBinEdges = List.copyOf(fctBinEdges);
         if (hosts.size() < 2) {
             throw new IllegalArgumentException("a scenario needs at least 2 hosts, got " + hosts.size());
+        }
+        if (topology.isLeafSpine() && hosts.size() != topology.leaves() * topology.hostsPerLeaf()) {
+            throw new IllegalArgumentException("a leaf-spine of " + topology.leaves() + " leaves × "
+                    + topology.hostsPerLeaf() + " hosts needs " + topology.leaves() * topology.hostsPerLeaf()
+                    + " hosts, got " + hosts.size());
         }
         if (durationNanos <= 0 || sampleNanos <= 0) {
             throw new IllegalArgumentException("duration and sample interval must be > 0");

@@ -65,7 +65,7 @@ public final class ScenarioRunner {
                 int p = report[r];
                 long q = 0;
                 for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
-                    q += tb.core().queuedBytes(p, prio);
+                    q += tb.coreOf(p).queuedBytes(tb.portOf(p), prio);
                 }
                 queue[r][i] = q;
                 paused[r][i] = anyPaused(tb.host(p), t);
@@ -81,17 +81,13 @@ public final class ScenarioRunner {
         }
 
         long end = tb.now();
-        SwitchCounters c = tb.core().counters();
         long[] pauses = new long[ports];
         long[] pausedNanos = new long[ports];
         long[] firstPause = new long[ports];
         long first = -1;
         long cnps = 0;
         for (int p = 0; p < ports; p++) {
-            for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
-                pauses[p] += c.pfcXoffTx[p * SwitchCounters.PRIORITIES + prio];
-            }
-            pauses[p] = Math.min(pauses[p], c.pfcFramesTx[p]);    // one frame may pause several priorities
+            pauses[p] = pausesSent(tb.coreOf(p).counters(), tb.portOf(p));
             RoceHost h = tb.host(p);
             for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
                 pausedNanos[p] += h.pausedNanos(prio, end);
@@ -101,6 +97,19 @@ public final class ScenarioRunner {
                 first = firstPause[p];
             }
             cnps += h.cnpsSent();
+        }
+        long fabricPauses = 0;
+        long violations = 0;
+        long drops = 0;
+        long maxBuffer = 0;
+        for (int sw = 0; sw < tb.switches(); sw++) {
+            SwitchCounters c = tb.core(sw).counters();
+            for (int port = 0; port < tb.core(sw).ports(); port++) {
+                fabricPauses += tb.isHostPort(sw, port) ? 0 : pausesSent(c, port);
+            }
+            violations += tb.core(sw).mmu().losslessViolations();
+            drops += c.totalDrops();
+            maxBuffer = Math.max(maxBuffer, c.maxBufferBytes());
         }
         double window = (s.measureToNanos() - s.measureFromNanos()) / 1e9;
         double[] throughput = new double[traffic.size()];
@@ -117,15 +126,28 @@ public final class ScenarioRunner {
         for (int b = 0; b + 1 < edges.size(); b++) {
             bins.add(bin(rec, edges.get(b), edges.get(b + 1)));
         }
-        return new SchemeResult(scheme, pauses, pausedNanos, first, firstPause, throughput, fct.length, started(rec, end),
-                percentile(fct, 0.50), percentile(fct, 0.99), bins, tb.core().mmu().losslessViolations(),
-                c.totalDrops(), c.maxBufferBytes(), cnps, tb.loop().eventsDispatched(),
+        return new SchemeResult(scheme, pauses, fabricPauses, pausedNanos, first, firstPause, throughput, fct.length,
+                started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, violations,
+                drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
                 new SchemeResult.Series(times, report, queue, paused, thr), rec);
+    }
+
+    /** PFC frames with a pause that {@code port} sent (one frame may pause several priorities: counted once). */
+    private static long pausesSent(SwitchCounters c, int port) {
+        long n = 0;
+        for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
+            n += c.pfcXoffTx[port * SwitchCounters.PRIORITIES + prio];
+        }
+        return Math.min(n, c.pfcFramesTx[port]);
     }
 
     /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
     public static Testbed build(Scenario s, String scheme) {
-        Testbed.Builder b = Testbed.singleSwitch(s.hosts().size()).seed(s.seed()).payloadMtu(s.payloadMtu())
+        Scenario.Topology topo = s.topology();
+        Testbed.Builder b = (topo.isLeafSpine()
+                ? Testbed.leafSpine(topo.leaves(), topo.spines(), topo.hostsPerLeaf())
+                        .fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
+                : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()));
         for (int i = 0; i < s.hosts().size(); i++) {
             b.link(i, s.hosts().get(i).rateBps(), s.hosts().get(i).delayNanos());

@@ -8,7 +8,8 @@ import java.util.List;
  * clock), so two runs give equal results.
  *
  * @param scheme             the MMU scheme
- * @param pausesSentByPort   PFC frames with a pause (quanta &gt; 0) the switch sent, per port (refreshes included)
+ * @param pausesSentByPort   PFC frames with a pause (quanta &gt; 0) the switch sent, per host port (refreshes included)
+ * @param fabricPausesSent   the same on switch-to-switch ports of a leaf-spine, all switches together (0 on one switch)
  * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority)
  * @param firstPauseNanos    when the first pause reached any host, or -1
  * @param firstPauseByPort   when the first pause reached each host, or -1
@@ -18,15 +19,15 @@ import java.util.List;
  * @param fctP50Nanos        median FCT of completed flows (-1 if none)
  * @param fctP99Nanos        99th percentile FCT of completed flows (-1 if none)
  * @param bins               FCT statistics by flow-size bin
- * @param losslessViolations lossless frames the MMU could not place
- * @param drops              frames dropped at admission (any class)
- * @param maxBufferBytes     most bytes the shared buffer ever held
+ * @param losslessViolations lossless frames the MMU could not place (all switches)
+ * @param drops              frames dropped at admission (any class, all switches)
+ * @param maxBufferBytes     most bytes the shared buffer ever held (the fullest switch's)
  * @param cnpsSent           CNPs the receivers sent
  * @param events             events the loop ran (the packet-event count of the speed figures)
  * @param series             the time series
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
  */
-public record SchemeResult(String scheme, long[] pausesSentByPort, long[] pausedNanosByPort, long firstPauseNanos,
+public record SchemeResult(String scheme, long[] pausesSentByPort, long fabricPausesSent, long[] pausedNanosByPort, long firstPauseNanos,
                            long[] firstPauseByPort, double[] throughputBps, int flowsCompleted, int flowsStarted,
                            long fctP50Nanos, long fctP99Nanos, List<Bin> bins, long losslessViolations, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
@@ -42,8 +43,9 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] paused
      */
     public record Series(long[] timeNanos, int[] ports, long[][] queueBytes, boolean[][] paused, double[][] throughputBps) {}
 
+    /** Pause frames every switch sent, to hosts and across the fabric. */
     public long pausesSent() {
-        long s = 0;
+        long s = fabricPausesSent;
         for (long v : pausesSentByPort) {
             s += v;
         }

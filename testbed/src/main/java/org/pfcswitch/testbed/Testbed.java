@@ -16,7 +16,8 @@ import org.pfcswitch.mmu.RandomSource;
 /**
  * A virtual-time testbed: one switch with N emulated RoCEv2 hosts, host i on switch port i over
  * a full-duplex link of its own rate and propagation delay (which is also the MMU's cable delay
- * for that port, so headroom formulas see the real cable). Flows are added, then the run
+ * for that port, so headroom formulas see the real cable); or a leaf-spine fabric of such
+ * switches ({@link #leafSpine}). Flows are added, then the run
  * advances with {@link #runUntil}. Everything random comes from one seeded generator, so a
  * testbed built and run twice the same way produces the same events in the same order.
  *
@@ -26,13 +27,25 @@ import org.pfcswitch.mmu.RandomSource;
  *   tb.runUntil(1_000_000);
  *   tb.records().completed(f);
  * </pre>
+ *
+ * <p>A leaf-spine has L leaves and S spines, every leaf cabled to every spine; host
+ * {@code l × H + j} sits on leaf l's port j (H hosts per leaf), and leaf l's port {@code H + s}
+ * goes to spine s, whose port l comes back. Forwarding is static (no learning, no flooding):
+ * a leaf has a static entry for each of its hosts and, for each remote host, an ECMP group
+ * over its S uplinks, so flows spread over the spines by flow hash while each flow keeps one
+ * path; a spine has a static entry per host towards its leaf. Switch i is leaf i for
+ * i &lt; L, then spine i - L. Every switch gets the same MMU settings, each with its own ports.
  */
 public final class Testbed {
 
     private final EventLoop loop;
     private final HeapSlab slab;
     private final FlowRecords records;
-    private final SwitchNode switchNode;
+    private final SwitchNode[] switches;
+    /** Per host: the switch it is cabled to and the port there. */
+    private final int[] hostSwitch;
+    private final int[] hostPort;
+    private final Fabric fabric;
     private final RoceHost[] hosts;
     private final int[] hostNode;
     private final SplittableRandom random;
@@ -42,13 +55,26 @@ public final class Testbed {
     private final DcqcnConfig dcqcn;
     private final long[] delayNanos;
 
-    private Testbed(EventLoop loop, HeapSlab slab, FlowRecords records, SwitchNode switchNode, RoceHost[] hosts,
+    /** Leaf-spine shape; {@code hostsPerLeaf == 0} means a single switch. */
+    private record Fabric(int leaves, int spines, int hostsPerLeaf, long bps, long delayNanos) {
+        static final Fabric SINGLE = new Fabric(0, 0, 0, 0, 0);
+
+        boolean isLeafSpine() {
+            return hostsPerLeaf > 0;
+        }
+    }
+
+    private Testbed(EventLoop loop, HeapSlab slab, FlowRecords records, SwitchNode[] switches, int[] hostSwitch,
+                    int[] hostPort, Fabric fabric, RoceHost[] hosts,
                     int[] hostNode, SplittableRandom random, int payloadMtu, FlowTable table, Listeners listeners,
                     DcqcnConfig dcqcn, long[] delayNanos) {
         this.loop = loop;
         this.slab = slab;
         this.records = records;
-        this.switchNode = switchNode;
+        this.switches = switches;
+        this.hostSwitch = hostSwitch;
+        this.hostPort = hostPort;
+        this.fabric = fabric;
         this.hosts = hosts;
         this.hostNode = hostNode;
         this.random = random;
@@ -84,7 +110,19 @@ public final class Testbed {
     }
 
     public static Builder singleSwitch(int hosts) {
-        return new Builder(hosts);
+        return new Builder(hosts, Fabric.SINGLE);
+    }
+
+    /**
+     * A leaf-spine of {@code leaves} leaves and {@code spines} spines with {@code hostsPerLeaf}
+     * hosts on each leaf; fabric links default to 100 Gb/s, 1 µs ({@link Builder#fabricLinks}).
+     */
+    public static Builder leafSpine(int leaves, int spines, int hostsPerLeaf) {
+        if (leaves < 1 || spines < 1 || hostsPerLeaf < 1) {
+            throw new IllegalArgumentException("a leaf-spine needs >= 1 leaf, spine and host per leaf, got " + leaves
+                    + " leaves, " + spines + " spines, " + hostsPerLeaf + " hosts per leaf");
+        }
+        return new Builder(leaves * hostsPerLeaf, new Fabric(leaves, spines, hostsPerLeaf, 100_000_000_000L, 1_000));
     }
 
     /**
@@ -104,8 +142,14 @@ public final class Testbed {
                 .dscp(priority * 8).udpSrcPort(49152 + (records.count() & 0x3FFF));
         Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
         Flow f = new Flow(records.count(), src, dst, priority, bytes, payloadMtu, template.destQp(records.count()), cc);
-        int id = records.add(bytes, startNanos, src, dst, idealNanos(f, from.rateBps(), to.rateBps(),
-                delayNanos[src] + delayNanos[dst]));
+        long ideal;
+        if (hostSwitch[src] == hostSwitch[dst]) {
+            ideal = idealNanos(f, from.rateBps(), to.rateBps(), delayNanos[src] + delayNanos[dst]);
+        } else {
+            ideal = idealNanosViaSpine(f, from.rateBps(), to.rateBps(), fabric.bps(),
+                    delayNanos[src] + delayNanos[dst] + 2 * fabric.delayNanos());
+        }
+        int id = records.add(bytes, startNanos, src, dst, ideal);
         table.add(f);
         loop.schedule(startNanos, hostNode[src], EventLoop.FLOW_START, 0, id);
         return id;
@@ -124,6 +168,21 @@ public final class Testbed {
         return serialization + propagation + LineRate.nanos(fullFrame, Math.max(srcBps, dstBps));
     }
 
+    /**
+     * The same through leaf, spine and leaf: every frame through the slowest of the four links,
+     * the four propagation delays, and the last frame's store-and-forward on the other three.
+     */
+    private static long idealNanosViaSpine(Flow f, long srcBps, long dstBps, long fabricBps, long propagation) {
+        long frames = f.packets();
+        int fullFrame = f.payloadMtu + FRAME_OVERHEAD_BYTES;
+        long wireBytes = f.sizeBytes + frames * (FRAME_OVERHEAD_BYTES + LineRate.WIRE_OVERHEAD_BYTES);
+        long bottleneck = Math.min(Math.min(srcBps, dstBps), fabricBps);
+        long serialization = (wireBytes * 8 * 1_000_000_000L + bottleneck - 1) / bottleneck;
+        long storeAndForward = LineRate.nanos(fullFrame, srcBps) + LineRate.nanos(fullFrame, dstBps)
+                + 2 * LineRate.nanos(fullFrame, fabricBps) - LineRate.nanos(fullFrame, bottleneck);
+        return serialization + propagation + storeAndForward;
+    }
+
     /** Ethernet, IPv4, UDP, BTH and ICRC around each RDMA WRITE payload (RETH on a message's first packet not counted). */
     private static final int FRAME_OVERHEAD_BYTES = 14 + 20 + 8 + 12 + 4;
 
@@ -138,7 +197,19 @@ public final class Testbed {
 
     public long now() { return loop.now(); }
     public EventLoop loop() { return loop; }
-    public SwitchCore core() { return switchNode.core(); }
+    /** Switch 0: the only one of a single-switch testbed, leaf 0 of a leaf-spine. */
+    public SwitchCore core() { return switches[0].core(); }
+    /** Switch {@code i}: leaves first, then spines. */
+    public SwitchCore core(int i) { return switches[i].core(); }
+    public int switches() { return switches.length; }
+    /** The switch host {@code h} is cabled to. */
+    public SwitchCore coreOf(int host) { return switches[hostSwitch[host]].core(); }
+    /** The port of {@link #coreOf} host {@code h} is cabled to. */
+    public int portOf(int host) { return hostPort[host]; }
+    /** Whether {@code port} of switch {@code sw} goes to a host (else to another switch). */
+    public boolean isHostPort(int sw, int port) {
+        return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
+    }
     public RoceHost host(int i) { return hosts[i]; }
     public int hosts() { return hosts.length; }
     public FlowRecords records() { return records; }
@@ -151,6 +222,7 @@ public final class Testbed {
 
     public static final class Builder {
         private final int hostCount;
+        private Fabric fabric;
         private final long[] rateBps;
         private final long[] delayNanos;
         private MmuConfig.Builder mmu = MmuConfig.builder();
@@ -161,11 +233,12 @@ public final class Testbed {
         private DcqcnConfig dcqcn = DcqcnConfig.none();
         private int controlPriority = 6;
 
-        private Builder(int hosts) {
+        private Builder(int hosts, Fabric fabric) {
             if (hosts < 2) {
                 throw new IllegalArgumentException("a testbed needs at least 2 hosts, got " + hosts);
             }
             hostCount = hosts;
+            this.fabric = fabric;
             rateBps = new long[hosts];
             delayNanos = new long[hosts];
             links(100_000_000_000L, 1_000);
@@ -182,6 +255,18 @@ public final class Testbed {
         public Builder link(int host, long bps, long delayNs) {
             rateBps[host] = bps;
             delayNanos[host] = delayNs;
+            return this;
+        }
+
+        /** Every leaf-spine link at this rate and one-way propagation delay (leaf-spine only). */
+        public Builder fabricLinks(long bps, long delayNs) {
+            if (!fabric.isLeafSpine()) {
+                throw new IllegalStateException("fabricLinks: a single-switch testbed has no fabric");
+            }
+            if (bps <= 0 || delayNs < 0) {
+                throw new IllegalArgumentException("fabric links need a rate > 0 and a delay >= 0");
+            }
+            fabric = new Fabric(fabric.leaves(), fabric.spines(), fabric.hostsPerLeaf(), bps, delayNs);
             return this;
         }
 
@@ -202,6 +287,9 @@ public final class Testbed {
             if (payloadMtu < 256 || payloadMtu > 4096) {
                 throw new IllegalArgumentException("payloadMtu must be 256..4096, got " + payloadMtu);
             }
+            if (fabric.isLeafSpine()) {
+                return buildLeafSpine();
+            }
             mmu.ports(1, rateBps[0], delayNanos[0]);
             for (int i = 1; i < hostCount; i++) {
                 mmu.port(rateBps[i], delayNanos[i]);
@@ -210,7 +298,7 @@ public final class Testbed {
             CoreConfig.Builder cb = CoreConfig.builder(mmuConfig).learning(false);
             List<Long> macs = new ArrayList<>();
             for (int i = 0; i < hostCount; i++) {
-                long mac = 0x0200_0A00_0000L + i;
+                long mac = hostMac(i);
                 macs.add(mac);
                 cb.staticMac(mac, i);
             }
@@ -242,8 +330,103 @@ public final class Testbed {
             for (RoceHost h : hosts) {
                 h.peers(hosts);
             }
-            return new Testbed(loop, slab, records, sw, hosts, hostNode, random, payloadMtu, table, listeners, dcqcn,
-                    delayNanos.clone());
+            int[] hostPort = new int[hostCount];
+            for (int i = 0; i < hostCount; i++) {
+                hostPort[i] = i;
+            }
+            return new Testbed(loop, slab, records, new SwitchNode[] {sw}, new int[hostCount], hostPort, fabric, hosts,
+                    hostNode, random, payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+        }
+
+        private static long hostMac(int host) {
+            return 0x0200_0A00_0000L + host;
+        }
+
+        /** See the class comment for the cabling and the forwarding entries. */
+        private Testbed buildLeafSpine() {
+            int leaves = fabric.leaves();
+            int spines = fabric.spines();
+            int perLeaf = fabric.hostsPerLeaf();
+            CoreConfig[] configs = new CoreConfig[leaves + spines];
+            long bufferBytes = 0;
+            for (int l = 0; l < leaves; l++) {
+                int first = l * perLeaf;
+                mmu.ports(1, rateBps[first], delayNanos[first]);
+                for (int j = 1; j < perLeaf; j++) {
+                    mmu.port(rateBps[first + j], delayNanos[first + j]);
+                }
+                int[] uplinks = new int[spines];
+                for (int s = 0; s < spines; s++) {
+                    mmu.port(fabric.bps(), fabric.delayNanos());
+                    uplinks[s] = perLeaf + s;
+                }
+                MmuConfig m = mmu.build();
+                bufferBytes += m.totalBytes();
+                CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
+                for (int h = 0; h < hostCount; h++) {
+                    if (h / perLeaf == l) {
+                        cb.staticMac(hostMac(h), h - first);
+                    } else {
+                        cb.ecmpGroup(hostMac(h), uplinks);
+                    }
+                }
+                coreSettings.accept(cb);
+                configs[l] = cb.build();
+            }
+            for (int s = 0; s < spines; s++) {
+                mmu.ports(leaves, fabric.bps(), fabric.delayNanos());
+                MmuConfig m = mmu.build();
+                bufferBytes += m.totalBytes();
+                CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
+                for (int h = 0; h < hostCount; h++) {
+                    cb.staticMac(hostMac(h), h / perLeaf);
+                }
+                coreSettings.accept(cb);
+                configs[leaves + s] = cb.build();
+            }
+
+            int frameBytes = payloadMtu + 96;
+            int slots = slabSlots > 0 ? slabSlots
+                    : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * configs.length);
+            SplittableRandom random = new SplittableRandom(seed);
+            EventLoop loop = new EventLoop();
+            HeapSlab slab = new HeapSlab(slots, frameBytes);
+            FlowRecords records = new FlowRecords();
+            FlowTable table = new FlowTable();
+            Listeners listeners = new Listeners();
+            SwitchNode[] nodes = new SwitchNode[configs.length];
+            int[] nodeId = new int[configs.length];
+            for (int i = 0; i < configs.length; i++) {           // all switches first: wires need their ids
+                nodes[i] = new SwitchNode(loop, configs[i].ports());
+                SwitchCore core = new SwitchCore(configs[i], slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
+                nodeId[i] = loop.register(nodes[i]);
+                nodes[i].attach(core, nodeId[i]);
+            }
+            for (int l = 0; l < leaves; l++) {
+                for (int s = 0; s < spines; s++) {
+                    int spine = leaves + s;
+                    nodes[l].connect(perLeaf + s, new Wire(loop, nodeId[spine], l, fabric.bps(), fabric.delayNanos()));
+                    nodes[spine].connect(l, new Wire(loop, nodeId[l], perLeaf + s, fabric.bps(), fabric.delayNanos()));
+                }
+            }
+            RoceHost[] hosts = new RoceHost[hostCount];
+            int[] hostNode = new int[hostCount];
+            int[] hostSwitch = new int[hostCount];
+            int[] hostPort = new int[hostCount];
+            for (int i = 0; i < hostCount; i++) {
+                hostSwitch[i] = i / perLeaf;
+                hostPort[i] = i % perLeaf;
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostMac(i), 0x0A00_0001 + i,
+                        rateBps[i], controlPriority);
+                hostNode[i] = loop.register(hosts[i]);
+                hosts[i].attach(hostNode[i], new Wire(loop, nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
+                nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
+            }
+            for (RoceHost h : hosts) {
+                h.peers(hosts);
+            }
+            return new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
+                    payloadMtu, table, listeners, dcqcn, delayNanos.clone());
         }
     }
 }

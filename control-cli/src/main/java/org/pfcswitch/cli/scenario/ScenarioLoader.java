@@ -45,6 +45,15 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * hosts:                         # in switch-port order; count: n makes name0..name(n-1)
  *   - {name: H, count: 30, speed: 100G, delay: 9us}
  *   - {name: R1, speed: 100G, delay: 1us}
+ * topology:                      # optional; instead of hosts:, a leaf-spine whose hosts are named
+ *   kind: leafSpine              #   L0H0 .. L(leaves-1)H(hostsPerLeaf-1) (kind: single = the hosts: switch)
+ *   leaves: 2
+ *   spines: 2
+ *   hostsPerLeaf: 4
+ *   hostSpeed: 100G              # every host link
+ *   hostDelay: 1us
+ *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
+ *   fabricDelay: 1us
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
  * traffic:                       # by name; kinds: flow, incast, poisson
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
@@ -54,7 +63,10 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * </pre>
  * Host selectors ({@code from}, {@code to}) are a host name, a list of names, or {@code all};
  * {@code count: n} with one name takes n consecutive hosts from it. A {@code cdf} path is relative
- * to the scenario file's folder.
+ * to the scenario file's folder. In a leaf-spine every switch gets the {@code mmu:} settings; a
+ * leaf reaches remote hosts through an ECMP group over its spine uplinks (see the testbed's
+ * {@code Testbed.leafSpine}); report ports are host ports on their leaves, and the pause totals
+ * count every switch's ports, fabric links included.
  */
 public final class ScenarioLoader {
 
@@ -62,7 +74,7 @@ public final class ScenarioLoader {
     public record Loaded(Scenario scenario, List<String> schemes) {}
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
-            "payloadMtu", "cc", "pfc", "hosts", "mmu", "traffic", "report"};
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -144,7 +156,9 @@ public final class ScenarioLoader {
     private static Loaded read(ConfigNode root, Path dir) {
         root.allowOnly(TOP);
         String name = root.string("name");
-        List<Scenario.Host> hosts = readHosts(root);
+        Scenario.Topology topology = readTopology(root);
+        List<Scenario.Host> hosts = topology.isLeafSpine() ? leafSpineHosts(root.child("topology"), topology)
+                : readHosts(root);
         MmuConfig mmu = MmuConfigLoader.load(root);
         long duration = root.nanos("duration");
         List<String> schemes = root.has("schemes") ? root.strings("schemes") : List.of("dt");
@@ -183,10 +197,53 @@ public final class ScenarioLoader {
         }
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
-                    report, bins, root.integer("seed", 1)), schemes);
+                    report, bins, root.integer("seed", 1), topology), schemes);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
+    }
+
+    /** The optional {@code topology:} section; without it (or with kind: single) the one switch of {@code hosts:}. */
+    private static Scenario.Topology readTopology(ConfigNode root) {
+        if (!root.has("topology")) {
+            return Scenario.Topology.SINGLE_SWITCH;
+        }
+        ConfigNode t = root.child("topology");
+        String kind = t.string("kind");
+        if (kind.equals("single")) {
+            t.allowOnly("kind");
+            return Scenario.Topology.SINGLE_SWITCH;
+        }
+        if (!kind.equals("leafSpine")) {
+            throw t.error("kind", "expected leafSpine or single, got '" + kind + "'");
+        }
+        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay");
+        if (root.has("hosts")) {
+            throw root.error("hosts", "a leaf-spine topology makes its own hosts (L0H0, L0H1, ...); remove hosts:");
+        }
+        int leaves = t.integer("leaves", 2, 1, 64);
+        int spines = t.integer("spines", 2, 1, 64);
+        int perLeaf = t.integer("hostsPerLeaf", 4, 1, 1024);
+        if (leaves * perLeaf < 2) {
+            throw t.error("hostsPerLeaf", "a scenario needs at least 2 hosts, got " + leaves * perLeaf);
+        }
+        long hostSpeed = t.bitsPerSecond("hostSpeed");
+        long hostDelay = t.nanos("hostDelay");
+        return Scenario.Topology.leafSpine(leaves, spines, perLeaf, t.bitsPerSecond("fabricSpeed", hostSpeed),
+                t.nanos("fabricDelay", hostDelay));
+    }
+
+    /** Host {@code l × hostsPerLeaf + j} is LlHj: leaf l, port j. */
+    private static List<Scenario.Host> leafSpineHosts(ConfigNode t, Scenario.Topology topo) {
+        long speed = t.bitsPerSecond("hostSpeed");
+        long delay = t.nanos("hostDelay");
+        List<Scenario.Host> hosts = new ArrayList<>();
+        for (int l = 0; l < topo.leaves(); l++) {
+            for (int j = 0; j < topo.hostsPerLeaf(); j++) {
+                hosts.add(new Scenario.Host("L" + l + "H" + j, speed, delay));
+            }
+        }
+        return hosts;
     }
 
     private static List<Scenario.Host> readHosts(ConfigNode root) {

@@ -35,6 +35,12 @@ public final class SimReport {
         out.printf(Locale.ROOT, "scenario %s: %d hosts, %.3f ms simulated, seed %d, throughput window %.3f-%.3f ms%n",
                 scenario.name(), scenario.hosts().size(), scenario.durationNanos() / 1e6, scenario.seed(),
                 scenario.measureFromNanos() / 1e6, scenario.measureToNanos() / 1e6);
+        Scenario.Topology topo = scenario.topology();
+        if (topo.isLeafSpine()) {              // only then: single-switch output stays as it was
+            out.printf(Locale.ROOT, "leaf-spine: %d leaves x %d spines, %d hosts per leaf, fabric links %.0f Gb/s %.3f us;"
+                            + " PFC pauses count every switch (fabric links too), @host columns what a leaf sent its host%n",
+                    topo.leaves(), topo.spines(), topo.hostsPerLeaf(), topo.fabricBps() / 1e9, topo.fabricDelayNanos() / 1e3);
+        }
         List<String> header = new ArrayList<>(List.of("scheme", "PFC pauses"));
         for (int p : scenario.reportPorts()) {
             header.add("@" + portName(p));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.mmu.MmuConfig;
@@ -21,21 +22,40 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param portMacs     source MAC of the PFC frames each port sends
  * @param schedulers   one policy per port
  * @param staticMacs   forwarding entries from the configuration
+ * @param ecmpGroups   ECMP routes: a frame to the group's MAC leaves through one of its ports, chosen
+ *                     by flow hash mod group size (see {@link EcmpRoutes}); they take precedence over
+ *                     the forwarding table, and a MAC may not have both a static entry and a group
  * @param learning     learn source MACs
  * @param tableCapacity stations the forwarding table holds
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
-                         List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, boolean learning,
-                         int tableCapacity) {
+                         List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
+                         boolean learning, int tableCapacity) {
 
     /** A static forwarding entry: frames to {@code mac} leave through {@code port}. */
     public record StaticMac(long mac, int port) {}
+
+    /**
+     * An ECMP route: frames to {@code mac} leave through one of {@code ports}, the same one for
+     * every frame of a flow ({@code ports[flowHash mod ports.length]}).
+     */
+    public record EcmpGroup(long mac, int[] ports) {
+        public EcmpGroup {
+            ports = ports.clone();
+        }
+
+        @Override
+        public int[] ports() {
+            return ports.clone();
+        }
+    }
 
     public CoreConfig {
         int ports = mmu.portCount();
         portMacs = portMacs.clone();
         schedulers = List.copyOf(schedulers);
         staticMacs = List.copyOf(staticMacs);
+        ecmpGroups = List.copyOf(ecmpGroups);
         if (pauseQuanta < 1 || pauseQuanta > MacControl.MAX_QUANTA) {
             throw new IllegalArgumentException("pfc.pauseQuanta must be 1..65535, got " + pauseQuanta);
         }
@@ -46,6 +66,23 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         for (StaticMac s : staticMacs) {
             if (s.port() < 0 || s.port() >= ports) {
                 throw new IllegalArgumentException("static MAC entry names port " + s.port() + ", ports are 0.." + (ports - 1));
+            }
+        }
+        for (EcmpGroup g : ecmpGroups) {
+            if (g.ports().length == 0) {
+                throw new IllegalArgumentException("ECMP group for " + MacAddress.format(g.mac()) + " has no ports");
+            }
+            for (int p : g.ports()) {
+                if (p < 0 || p >= ports) {
+                    throw new IllegalArgumentException("ECMP group for " + MacAddress.format(g.mac()) + " names port "
+                            + p + ", ports are 0.." + (ports - 1));
+                }
+            }
+            for (StaticMac s : staticMacs) {
+                if (s.mac() == g.mac()) {
+                    throw new IllegalArgumentException(MacAddress.format(g.mac())
+                            + " has both a static entry and an ECMP group");
+                }
             }
         }
         if (tableCapacity < 1) {
@@ -81,6 +118,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private final long[] portMacs;
         private final SchedulerPolicy[] schedulers;
         private final List<StaticMac> staticMacs = new ArrayList<>();
+        private final List<EcmpGroup> ecmpGroups = new ArrayList<>();
         private boolean learning = true;
         private int tableCapacity = 4096;
 
@@ -101,12 +139,14 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder scheduler(int port, SchedulerPolicy policy) { schedulers[port] = policy; return this; }
         public Builder allSchedulers(SchedulerPolicy policy) { Arrays.fill(schedulers, policy); return this; }
         public Builder staticMac(long mac, int port) { staticMacs.add(new StaticMac(mac, port)); return this; }
+        /** Frames to {@code mac} leave through one of {@code ports}, chosen per flow by its hash. */
+        public Builder ecmpGroup(long mac, int... ports) { ecmpGroups.add(new EcmpGroup(mac, ports)); return this; }
         public Builder learning(boolean on) { learning = on; return this; }
         public Builder tableCapacity(int n) { tableCapacity = n; return this; }
 
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    learning, tableCapacity);
+                    ecmpGroups, learning, tableCapacity);
         }
     }
 }

@@ -28,8 +28,8 @@ import org.pfcswitch.mmu.Verdict;
  *   sink.transmit(port, handle, len, t)   // the core's output: a frame starts on the line at t
  * </pre>
  *
- * A received frame is parsed in place, classified to a priority, forwarded by MAC (static,
- * learned, or flooded), admitted by the MMU and queued at its egress port per priority. Each
+ * A received frame is parsed in place, classified to a priority, forwarded by MAC (an ECMP
+ * group chosen by flow hash, else static, learned, or flooded), admitted by the MMU and queued at its egress port per priority. Each
  * port has a shaper at its line rate: when the line is free, the port sends an owed PFC frame
  * first, else the head of the queue its scheduler picks among those not paused by a received PFC;
  * a frame on the line always finishes. Leaving frames are ECN-marked when the MMU says so and
@@ -55,6 +55,7 @@ public final class SwitchCore {
     private final FlowControl flowControl;
     private final PriorityClassifier classifier;
     private final ForwardingTable table;
+    private final EcmpRoutes ecmp;
     private final PacketSlots slots = new PacketSlots(1024);
     private final EgressQueues queues;
     private final EgressScheduler scheduler;
@@ -95,6 +96,7 @@ public final class SwitchCore {
         for (CoreConfig.StaticMac s : config.staticMacs()) {
             table.addStatic(s.mac(), s.port());
         }
+        this.ecmp = new EcmpRoutes(config.ecmpGroups());
         this.queues = new EgressQueues(ports, 64);
         this.scheduler = new EgressScheduler(config.schedulers().toArray(SchedulerPolicy[]::new));
         this.speedBps = new long[ports];
@@ -160,7 +162,7 @@ public final class SwitchCore {
         if (table.learning()) {
             table.learn(parsed.srcMac(), inPort);
         }
-        int outPort = MacAddress.isMulticast(dst) ? -1 : table.lookup(dst);
+        int outPort = MacAddress.isMulticast(dst) ? -1 : route(dst);
         short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
                 ? (short) (parsed.ipv4Offset() - offset) : PacketSlots.NOT_ECN_CAPABLE;
         if (outPort == inPort) {
@@ -171,6 +173,21 @@ public final class SwitchCore {
         } else {
             flood(inPort, priority, handle, offset, length, ipv4Offset, now);
         }
+    }
+
+    /**
+     * The egress port for unicast {@code dst}: its ECMP group's member for this frame's flow hash
+     * when it has a group, else the forwarding table's port, or -1 (flood). A switch without
+     * groups never computes the hash.
+     */
+    private int route(long dst) {
+        if (!ecmp.isEmpty()) {
+            int port = ecmp.lookup(dst, parsed.flowHash());
+            if (port != EcmpRoutes.NO_ROUTE) {
+                return port;
+            }
+        }
+        return table.lookup(dst);
     }
 
     private void flood(int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {
