@@ -35,13 +35,15 @@ import picocli.CommandLine.Spec;
             "scenario, the scheme and the seed.",
             "",
             "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
-            "dsh-collateral, websearch-load). Sweep a parameter by repeating runs with",
-            "--set, e.g. N burst senders: --set traffic.bursts.count=8."
+            "dsh-collateral, websearch-load, leafspine-incast). Sweep a parameter with",
+            "--sweep, e.g. the number of burst senders: --sweep traffic.bursts.count=8,16,24."
         },
         footer = {"", "Examples:",
             "  S=testbed-configs/scenarios",
             "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc,dsh",
             "  pfcswitch sim -c $S/spfc-victim.yaml --set traffic.bursts.count=24 --json",
+            "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc --sweep traffic.bursts.count=8,16,24",
+            "  pfcswitch sim -c $S/websearch-load.yaml --sweep traffic.web.load=0.3,0.5,0.7",
             "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh"})
 final class SimCommand implements Callable<Integer> {
 
@@ -65,6 +67,12 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
     boolean json;
 
+    @Option(names = "--sweep", paramLabel = "KEY=V1,V2,...",
+            description = "Run the scenario once per value of KEY (a dotted path as for --set), e.g. "
+                    + "traffic.bursts.count=8,16,24: one table per value; with --json one document "
+                    + "{\"sweep\": KEY, \"runs\": [{\"value\": V, \"result\": {...}}]}; with --out one folder per value.")
+    String sweep;
+
     @Spec
     CommandSpec spec;
 
@@ -74,6 +82,42 @@ final class SimCommand implements Callable<Integer> {
         if (seed != null) {
             sets.add("seed=" + seed);
         }
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (sweep == null) {
+            SimReport report = runOnce(sets);
+            print(report, stdout);
+            writeFiles(report, out);
+            return 0;
+        }
+        int eq = sweep.indexOf('=');
+        if (eq <= 0 || eq == sweep.length() - 1) {
+            throw new ParameterException(spec.commandLine(), "--sweep wants KEY=V1,V2,..., e.g. traffic.bursts.count=8,16,24; got '"
+                    + sweep + "'");
+        }
+        String key = sweep.substring(0, eq);
+        List<String> values = List.of(sweep.substring(eq + 1).split(","));
+        List<String> documents = new ArrayList<>();
+        for (String value : values) {
+            List<String> withValue = new ArrayList<>(sets);
+            withValue.add(key + "=" + value.trim());
+            SimReport report = runOnce(withValue);
+            if (json) {
+                documents.add("{\"value\":\"" + value.trim() + "\",\"result\":" + report.json() + "}");
+            } else {
+                stdout.println("== " + key + " = " + value.trim());
+                report.printTable(stdout);
+                stdout.println();
+            }
+            writeFiles(report, out == null ? null : out.resolve(key + "=" + value.trim()));
+        }
+        if (json) {
+            stdout.println("{\"sweep\":\"" + key + "\",\"runs\":[" + String.join(",", documents) + "]}");
+        }
+        return 0;
+    }
+
+    /** Loads the scenario with {@code sets} applied and runs every requested scheme on it. */
+    private SimReport runOnce(List<String> sets) {
         ScenarioLoader.Loaded loaded = ScenarioLoader.load(config, sets);
         Scenario scenario = loaded.scenario();
         List<String> run = schemes != null ? schemes : loaded.schemes();
@@ -96,22 +140,27 @@ final class SimCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s%n",
                     scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6);
         }
-        SimReport report = new SimReport(scenario, results);
-        PrintWriter stdout = spec.commandLine().getOut();
+        return new SimReport(scenario, results);
+    }
+
+    private void print(SimReport report, PrintWriter stdout) {
         if (json) {
             stdout.println(report.json());
         } else {
             report.printTable(stdout);
         }
-        if (out != null) {
-            try {
-                List<Path> files = report.write(out);
-                err.println("wrote " + files.size() + " files to " + out);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write to " + out + ": " + e.getMessage(), e);
-            }
+    }
+
+    private void writeFiles(SimReport report, Path dir) {
+        if (dir == null) {
+            return;
         }
-        return 0;
+        try {
+            List<Path> files = report.write(dir);
+            spec.commandLine().getErr().println("wrote " + files.size() + " files to " + dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -27,6 +27,25 @@ class SimCommandTest {
     private static final String[] SPFC_SHORT = {"--set", "duration=3ms", "--set", "measure.to=3ms",
             "--set", "traffic.bursts.repeatUntil=3ms"};
 
+    /** A sweep is the same as separate --set runs, one after the other, in one document. */
+    @Test
+    void aSweepRunsOncePerValueAndMatchesSeparateRuns() {
+        String[] common = {"-c", DSH, "--scheme", "dt,dsh", "--json", "--set", "duration=500us", "--set", "measure.to=500us"};
+        Cli sweep = sim(concat(common, "--sweep", "traffic.fanin.count=4,12"));
+        assertEquals(0, sweep.exitCode(), sweep.err());
+        String doc = sweep.out().strip();
+        assertTrue(doc.startsWith("{\"sweep\":\"traffic.fanin.count\",\"runs\":[{\"value\":\"4\",\"result\":"), doc);
+        for (String n : new String[] {"4", "12"}) {
+            Cli single = sim(concat(common, "--set", "traffic.fanin.count=" + n));
+            assertEquals(0, single.exitCode(), single.err());
+            assertTrue(doc.contains("{\"value\":\"" + n + "\",\"result\":" + single.out().strip() + "}"),
+                    "the sweep's result for " + n + " differs from a separate run");
+        }
+        Cli bad = sim("-c", DSH, "--sweep", "traffic.fanin.count");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("--sweep wants KEY=V1,V2,..."), bad.err());
+    }
+
     private static Cli sim(String... args) {
         String[] all = new String[args.length + 1];
         all[0] = "sim";
