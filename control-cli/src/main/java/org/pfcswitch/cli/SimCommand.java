@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
             "",
             "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
             "dsh-collateral, websearch-load, leafspine-incast). Sweep a parameter with",
-            "--sweep, e.g. the number of burst senders: --sweep traffic.bursts.count=8,16,24."
+            "--sweep, e.g. the number of burst senders:",
+            "--sweep traffic.bursts.count=8,16,24."
         },
         footer = {"", "Examples:",
             "  S=testbed-configs/scenarios",
