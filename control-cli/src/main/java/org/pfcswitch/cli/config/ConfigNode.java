@@ -36,16 +36,18 @@ public final class ConfigNode {
 
     /** Loads a YAML file whose top level is a mapping. */
     public static ConfigNode load(Path file) {
-        String name = file.toString();
-        String text;
+        return parse(file.toString(), readText(file));
+    }
+
+    /** A config file's text; a missing or unreadable file is a one-line {@link ConfigException}. */
+    public static String readText(Path file) {
         try {
-            text = Files.readString(file);
+            return Files.readString(file);
         } catch (NoSuchFileException e) {
-            throw new ConfigException(name + ": no such file");
+            throw new ConfigException(file + ": no such file");
         } catch (IOException e) {
-            throw new ConfigException(name + ": cannot read: " + e.getMessage());
+            throw new ConfigException(file + ": cannot read: " + e.getMessage());
         }
-        return parse(name, text);
     }
 
     /** Parses YAML text; {@code name} is used in error messages. */

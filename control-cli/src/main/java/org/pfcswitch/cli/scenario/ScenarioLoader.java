@@ -1,8 +1,5 @@
 package org.pfcswitch.cli.scenario;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,15 +79,7 @@ public final class ScenarioLoader {
     /** Loads {@code file} with {@code overrides} ("a.b.c=value", value in YAML syntax) applied in order. */
     public static Loaded load(Path file, List<String> overrides) {
         String name = file.toString();
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException(name + ": no such file");
-        } catch (IOException e) {
-            throw new ConfigException(name + ": cannot read: " + e.getMessage());
-        }
-        Map<String, Object> tree = parseTree(name, text);
+        Map<String, Object> tree = parseTree(name, ConfigNode.readText(file));
         for (String o : overrides) {
             applyOverride(name, tree, o);
         }
