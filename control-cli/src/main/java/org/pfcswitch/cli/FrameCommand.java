@@ -1,5 +1,6 @@
 package org.pfcswitch.cli;
 
+import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.PcapWriter;
@@ -22,12 +23,12 @@ import java.util.concurrent.Callable;
 @Command(name = "frame",
         mixinStandardHelpOptions = true,
         description = {
-            "Writes PFC, PAUSE or RoCEv2 frames to a pcap file.",
+            "Writes PFC, PAUSE, BFC control or RoCEv2 frames to a pcap file.",
             "",
             "For Wireshark, tcpreplay, a NIC test or 'pfcswitch decode'. Frames are written",
             "without FCS, padded to the 60-byte minimum; timestamps start at 0."
         },
-        subcommands = {FrameCommand.Pfc.class, FrameCommand.Pause.class, FrameCommand.RoceFrame.class})
+        subcommands = {FrameCommand.Pfc.class, FrameCommand.Pause.class, FrameCommand.BfcFrame.class, FrameCommand.RoceFrame.class})
 final class FrameCommand {
 
     /** Options every frame sub-command shares: where to write and how many. */
@@ -150,17 +151,118 @@ final class FrameCommand {
         }
     }
 
+    @Command(name = "bfc",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Writes BFC (Backpressure Flow Control) control frames: PAUSE, RESUME or BITMAP.",
+                "",
+                "EtherType 0x88B6 (IEEE local experimental), sent hop by hop to the peer or to the",
+                "nearest-bridge address. PAUSE and RESUME name one queue at the receiver's egress",
+                "port; a BITMAP gives the paused state of queues 0..N-1 (N <= 128) at once."
+            },
+            footer = {"", "Examples:",
+                "  pfcswitch frame bfc --op pause --queue 5 --seq 1 --out pause.pcap",
+                "  pfcswitch frame bfc --op resume --queue 5 --seq 2 --out resume.pcap",
+                "  pfcswitch frame bfc --op bitmap --queues 32 --paused 1,5,9 --out bitmap.pcap"})
+    static final class BfcFrame implements Callable<Integer> {
+        @Option(names = "--op", required = true, paramLabel = "OP", description = "pause, resume or bitmap.")
+        String op;
+
+        @Option(names = "--queue", paramLabel = "Q", description = "PAUSE/RESUME: the queue id 0..65535 (required for them).")
+        Integer queue;
+
+        @Option(names = "--seq", defaultValue = "0", paramLabel = "N", description = "Sequence number 0..65535 (default: ${DEFAULT-VALUE}).")
+        int seq;
+
+        @Option(names = "--queues", defaultValue = "32", paramLabel = "N",
+                description = "BITMAP: how many queues it covers, 0..128 (default: ${DEFAULT-VALUE}).")
+        int queues;
+
+        @Option(names = "--paused", split = ",", paramLabel = "Q[,Q...]",
+                description = "BITMAP: the paused queues, each below --queues (default: none, i.e. all resumed).")
+        List<Integer> paused;
+
+        @Option(names = "--dst-mac", defaultValue = "01:80:c2:00:00:0e", paramLabel = "MAC", converter = MacConverter.class,
+                description = "Destination MAC: the peer, or the nearest-bridge address (default: ${DEFAULT-VALUE}).")
+        long dstMac;
+
+        @Mixin
+        Output output;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            if (seq < 0 || seq > 0xFFFF) {
+                throw new ParameterException(spec.commandLine(), "--seq must be 0..65535, got " + seq);
+            }
+            int length;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment frame = arena.allocate(64);
+                switch (op.toLowerCase(java.util.Locale.ROOT)) {
+                    case "pause", "resume" -> {
+                        if (queue == null) {
+                            throw new ParameterException(spec.commandLine(), "--op " + op + " needs --queue");
+                        }
+                        if (queue < 0 || queue > 0xFFFF) {
+                            throw new ParameterException(spec.commandLine(), "--queue must be 0..65535, got " + queue);
+                        }
+                        if (paused != null) {
+                            throw new ParameterException(spec.commandLine(), "--paused is for --op bitmap");
+                        }
+                        length = op.equalsIgnoreCase("pause")
+                                ? Bfc.writePause(frame, 0, dstMac, output.srcMac, seq, queue)
+                                : Bfc.writeResume(frame, 0, dstMac, output.srcMac, seq, queue);
+                    }
+                    case "bitmap" -> {
+                        if (queue != null) {
+                            throw new ParameterException(spec.commandLine(), "--queue is for --op pause and resume; a bitmap takes --paused");
+                        }
+                        if (queues < 0 || queues > Bfc.MAX_BITMAP_QUEUES) {
+                            throw new ParameterException(spec.commandLine(), "--queues must be 0..128, got " + queues);
+                        }
+                        long low = 0;
+                        long high = 0;
+                        for (int q : paused == null ? List.<Integer>of() : paused) {
+                            if (q < 0 || q >= queues) {
+                                throw new ParameterException(spec.commandLine(),
+                                        "--paused: queue must be 0.." + (queues - 1) + " (below --queues " + queues + "), got " + q);
+                            }
+                            long bit = 1L << (q & 63);
+                            if (((q < 64 ? low : high) & bit) != 0) {
+                                throw new ParameterException(spec.commandLine(), "--paused: queue " + q + " given twice");
+                            }
+                            if (q < 64) {
+                                low |= bit;
+                            } else {
+                                high |= bit;
+                            }
+                        }
+                        length = Bfc.writeBitmap(frame, 0, dstMac, output.srcMac, seq, queues, low, high);
+                    }
+                    default -> throw new ParameterException(spec.commandLine(),
+                            "--op must be pause, resume or bitmap, got '" + op + "'");
+                }
+                output.write(spec, frame, length);
+            }
+            return 0;
+        }
+    }
+
     @Command(name = "roce",
             mixinStandardHelpOptions = true,
             description = {
                 "Writes RoCEv2 packets as an RDMA NIC sends them.",
                 "",
-                "Ethernet, optional 802.1Q tag, IPv4, UDP/4791, BTH, then RETH, immediate data or",
-                "AETH as the opcode requires, payload; the ICRC is written as zero."
+                "Ethernet, optional 802.1Q tag, optional BFC shim (--bfc-upstream-queue), IPv4,",
+                "UDP/4791, BTH, then RETH, immediate data or AETH as the opcode requires, payload;",
+                "the ICRC is written as zero."
             },
             footer = {"", "Examples:",
                 "  pfcswitch frame roce --dscp 26 --ecn 2 --qp 17 --psn 100 --payload 1024 --out write.pcap",
-                "  pfcswitch frame roce --pcp 3 --vlan 100 --opcode 0x81 --qp 17 --out cnp.pcap"})
+                "  pfcswitch frame roce --pcp 3 --vlan 100 --opcode 0x81 --qp 17 --out cnp.pcap",
+                "  pfcswitch frame roce --bfc-upstream-queue 7 --qp 17 --payload 1024 --out bfc-data.pcap"})
     static final class RoceFrame implements Callable<Integer> {
         @Option(names = "--dst-mac", defaultValue = "02:00:00:00:00:02", paramLabel = "MAC", converter = MacConverter.class,
                 description = "Destination MAC (default: ${DEFAULT-VALUE}).")
@@ -200,6 +302,10 @@ final class FrameCommand {
         @Option(names = "--payload", defaultValue = "0", paramLabel = "BYTES", description = "Payload bytes (default: ${DEFAULT-VALUE}).")
         int payload;
 
+        @Option(names = "--bfc-upstream-queue", paramLabel = "Q",
+                description = "Add a BFC shim (EtherType 0x88B5) with this upstream queue id 0..65535; 65535 = none (a sender that is not BFC-capable).")
+        Integer bfcUpstreamQueue;
+
         @Mixin
         Output output;
 
@@ -221,6 +327,12 @@ final class FrameCommand {
                         .opcode(op).destQp(destQp).psn(psn).ackRequest(ackReq).payloadBytes(payload);
                 if (pcp != null) {
                     b.vlan(pcp, vid);
+                }
+                if (bfcUpstreamQueue != null) {
+                    if (bfcUpstreamQueue < 0 || bfcUpstreamQueue > 0xFFFF) {
+                        throw new IllegalArgumentException("--bfc-upstream-queue must be 0..65535, got " + bfcUpstreamQueue);
+                    }
+                    b.bfcUpstreamQueue(bfcUpstreamQueue);
                 }
                 int length = b.frameLength();
                 try (Arena arena = Arena.ofConfined()) {

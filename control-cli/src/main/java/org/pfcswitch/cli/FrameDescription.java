@@ -1,5 +1,6 @@
 package org.pfcswitch.cli;
 
+import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacAddress;
@@ -45,10 +46,20 @@ final class FrameDescription {
         if (f.isTagged()) {
             j.field("vlan", f.vid()).field("pcp", f.pcp()).field("dei", f.dei());
         }
+        if (f.hasBfcShim()) {
+            j.field("bfcUpstreamQ", f.upstreamQueue()).field("bfcSenderIsBfc", f.bfcSenderIsBfc());
+        }
         if (f.kind() == FrameKind.PFC) {
             j.field("classEnable", f.classEnable()).field("quanta", quanta(f));
         } else if (f.kind() == FrameKind.PAUSE) {
             j.field("pauseQuanta", f.pauseQuanta());
+        } else if (f.isBfcControl()) {
+            j.field("bfcOp", Bfc.opName(f.bfcOp())).field("bfcSeq", f.bfcSeq());
+            if (f.bfcOp() == Bfc.OP_BITMAP) {
+                j.field("bfcQueues", f.bfcBitmapQueues()).field("bfcPaused", pausedQueues(f));
+            } else {
+                j.field("bfcQueue", f.bfcQueue());
+            }
         }
         if (f.hasIpv4()) {
             j.field("srcIp", Ipv4.format(f.srcIp())).field("dstIp", Ipv4.format(f.dstIp()))
@@ -82,10 +93,25 @@ final class FrameDescription {
         if (f.isTagged()) {
             sb.append(" vlan ").append(f.vid()).append(" pcp ").append(f.pcp());
         }
+        if (f.hasBfcShim()) {
+            sb.append(" bfc upstream-q ").append(f.upstreamQueue() == Bfc.NO_UPSTREAM_QUEUE ? "none" : f.upstreamQueue());
+            if (!f.bfcSenderIsBfc()) {
+                sb.append(" (sender not bfc)");
+            }
+        }
         switch (f.kind()) {
             case PFC -> sb.append(String.format(" class-enable 0x%02x quanta %s", f.classEnable(),
                     java.util.Arrays.toString(quanta(f))));
             case PAUSE -> sb.append(" pause quanta ").append(f.pauseQuanta());
+            case BFC_CONTROL -> {
+                sb.append(' ').append(Bfc.opName(f.bfcOp())).append(" seq ").append(f.bfcSeq());
+                if (f.bfcOp() == Bfc.OP_BITMAP) {
+                    sb.append(" queues ").append(f.bfcBitmapQueues()).append(" paused ")
+                            .append(java.util.Arrays.toString(pausedQueues(f)));
+                } else {
+                    sb.append(" queue ").append(f.bfcQueue());
+                }
+            }
             default -> { }
         }
         if (f.hasIpv4()) {
@@ -103,6 +129,18 @@ final class FrameDescription {
             }
         }
         return sb.toString();
+    }
+
+    /** The queues a BFC BITMAP marks paused, ascending. */
+    private static int[] pausedQueues(ParsedFrame f) {
+        int[] q = new int[Long.bitCount(f.bfcBitmapLow()) + Long.bitCount(f.bfcBitmapHigh())];
+        int n = 0;
+        for (int i = 0; i < f.bfcBitmapQueues(); i++) {
+            if (f.bfcQueuePausedInBitmap(i)) {
+                q[n++] = i;
+            }
+        }
+        return q;
     }
 
     private static int[] quanta(ParsedFrame f) {

@@ -123,9 +123,9 @@ final class SimCommand implements Callable<Integer> {
         Scenario scenario = loaded.scenario();
         List<String> run = schemes != null ? schemes : loaded.schemes();
         for (String s : run) {
-            if (!Schemes.NAMES.contains(s) || s.equals("bfc")) {
-                throw new ParameterException(spec.commandLine(), "--scheme: '" + s + "' is not a PFC scheme the switch "
-                        + "core runs; use " + String.join(", ", Schemes.NAMES.stream().filter(n -> !n.equals("bfc")).toList()));
+            if (!Schemes.NAMES.contains(s)) {
+                throw new ParameterException(spec.commandLine(), "--scheme: unknown scheme '" + s + "'; use one or more of "
+                        + String.join(", ", Schemes.NAMES));
             }
         }
         PrintWriter err = spec.commandLine().getErr();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -109,6 +110,45 @@ class SimCommandTest {
                 + "queue_bytes_R1,paused_R1,gbps_F0,gbps_F1,gbps_fanin", header);
     }
 
+    /**
+     * BFC's testbed microbenchmark (claim B11): two line-rate flows into one port. Per-flow
+     * backpressure holds the bottleneck queue near one hop's BDP (paper: 15 KB on average), where
+     * DT lets it grow to the PFC threshold; the price is at most App. C's 20 % idle after resumes.
+     */
+    @Test
+    void bfcHoldsTheBottleneckQueueNearOneBdpWhereDtFillsThePool(@TempDir Path out) throws IOException {
+        Cli c = sim("-c", SCENARIOS.resolve("bfc-two-flows.yaml").toString(), "--scheme", "bfc,dt", "--out",
+                out.toString());
+        assertEquals(0, c.exitCode(), c.err());
+        double bfcQueue = meanAfter(out.resolve("timeseries-bfc.csv"), "queue_bytes_R", 500);
+        double dtQueue = meanAfter(out.resolve("timeseries-dt.csv"), "queue_bytes_R", 500);
+        assertTrue(bfcQueue > 5_000 && bfcQueue < 50_000, "bfc's mean queue at R: " + bfcQueue + " B\n" + c.out());
+        assertTrue(dtQueue > 1_000_000, "dt's mean queue at R: " + dtQueue + " B\n" + c.out());
+        double bfcRate = meanAfter(out.resolve("timeseries-bfc.csv"), "gbps_A", 500)
+                + meanAfter(out.resolve("timeseries-bfc.csv"), "gbps_B", 500);
+        double dtRate = meanAfter(out.resolve("timeseries-dt.csv"), "gbps_A", 500)
+                + meanAfter(out.resolve("timeseries-dt.csv"), "gbps_B", 500);
+        assertTrue(bfcRate > 0.78 * dtRate, "bfc " + bfcRate + " Gb/s against dt " + dtRate + ":\n" + c.out());
+        assertTrue(c.out().contains("lossless viol."), c.out());
+    }
+
+    /** Mean of a time-series CSV column over the samples at or after {@code fromUs}. */
+    private static double meanAfter(Path csv, String column, double fromUs) throws IOException {
+        List<String> lines = Files.readAllLines(csv);
+        int col = List.of(lines.getFirst().split(",")).indexOf(column);
+        assertTrue(col > 0, column + " not in " + lines.getFirst());
+        double sum = 0;
+        int n = 0;
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            if (Double.parseDouble(f[0]) >= fromUs) {
+                sum += Double.parseDouble(f[col]);
+                n++;
+            }
+        }
+        return sum / n;
+    }
+
     /** The table's "1st pause" column in ns (never = Long.MAX_VALUE). */
     private static long firstPause(String table, String scheme) {
         Matcher m = Pattern.compile("(?m)^" + scheme + " .*?\\s([0-9.]+ us|none)\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s+\\d+/")
@@ -189,7 +229,7 @@ class SimCommandTest {
         assertTrue(c.err().contains("--set traffic.nosuch.count: traffic.nosuch does not exist"), c.err());
         Cli s = sim("-c", DSH, "--scheme", "dt,foo");
         assertEquals(2, s.exitCode());
-        assertTrue(s.err().contains("'foo' is not a PFC scheme"), s.err());
+        assertTrue(s.err().contains("unknown scheme 'foo'"), s.err());
         Cli missing = sim("-c", dir.resolve("nope.yaml").toString());
         assertEquals(1, missing.exitCode());
         assertTrue(missing.err().contains("nope.yaml: no such file"), missing.err());

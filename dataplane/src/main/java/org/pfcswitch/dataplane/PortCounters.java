@@ -36,7 +36,7 @@ public final class PortCounters {
     public final long[] pfcRx;
     /** 802.3x PAUSE frames received (they pause all priorities), by port. */
     public final long[] pauseRx;
-    /** Other MAC-control frames (EtherType 0x8808, unknown or malformed opcode): dropped, by port. */
+    /** Other link-local control frames: MAC control (0x8808) of an unknown or malformed opcode, BFC control (0x88B6): dropped, by port. */
     public final long[] macControlOtherRx;
     /** Frames shorter than an Ethernet header: dropped, by port. */
     public final long[] runtRx;

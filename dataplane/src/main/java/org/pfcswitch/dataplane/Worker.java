@@ -70,7 +70,8 @@ final class Worker implements Runnable {
 
     /** classifyRaw bits that send a frame to {@link #keepUnusual}. */
     private static final int UNUSUAL =
-            PriorityClassifier.RAW_RUNT | PriorityClassifier.RAW_MAC_CONTROL | PriorityClassifier.RAW_MALFORMED;
+            PriorityClassifier.RAW_RUNT | PriorityClassifier.RAW_MAC_CONTROL | PriorityClassifier.RAW_BFC_CONTROL
+                    | PriorityClassifier.RAW_MALFORMED;
 
     private long lastDrain;
 
@@ -265,13 +266,18 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Runts, MAC-control frames and malformed headers: counted, and only the malformed ones are
-     * forwarded. MAC-control frames are link-local; a full parse reads their opcode and
-     * class-enable vector.
+     * Runts, MAC-control frames, BFC control frames and malformed headers: counted, and only the
+     * malformed ones are forwarded. MAC-control and BFC control frames are link-local (the
+     * forwarder runs no BFC: they are counted with the other MAC-control frames); a full parse
+     * reads a MAC-control frame's opcode and class-enable vector.
      */
     private boolean keepUnusual(int port, int i, int c) {
         if ((c & PriorityClassifier.RAW_RUNT) != 0) {
             PortCounters.add(counters.runtRx, port, 1);
+            return false;
+        }
+        if ((c & PriorityClassifier.RAW_BFC_CONTROL) != 0) {
+            PortCounters.add(counters.macControlOtherRx, port, 1);
             return false;
         }
         if ((c & PriorityClassifier.RAW_MAC_CONTROL) != 0) {

@@ -11,7 +11,9 @@ public enum FrameKind {
     /** 802.1Qbb priority flow control. */
     PFC("pfc"),
     /** 802.3x link-level PAUSE. */
-    PAUSE("pause");
+    PAUSE("pause"),
+    /** A BFC PAUSE, RESUME or BITMAP control frame (EtherType 0x88B6), see {@link Bfc}. */
+    BFC_CONTROL("bfc-control");
 
     // Codes stored in ParsedFrame: a byte store costs no GC write barrier, an enum store does.
     static final byte CODE_ETHERNET = 0;
@@ -19,6 +21,7 @@ public enum FrameKind {
     static final byte CODE_ROCE = 2;
     static final byte CODE_PFC = 3;
     static final byte CODE_PAUSE = 4;
+    static final byte CODE_BFC_CONTROL = 5;
     static final FrameKind[] BY_CODE = values();
 
     private final String label;

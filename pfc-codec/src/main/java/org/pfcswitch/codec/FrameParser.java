@@ -3,8 +3,11 @@ package org.pfcswitch.codec;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Parses a frame in place, layer by layer: Ethernet, up to two VLAN tags, then MAC control
- * (PFC, PAUSE) or IPv4, UDP and the RoCEv2 BTH (and AETH). It never throws on bad bytes and
+ * Parses a frame in place, layer by layer: Ethernet, up to two VLAN tags, an optional BFC shim,
+ * then MAC control (PFC, PAUSE), a BFC control frame, or IPv4, UDP and the RoCEv2 BTH (and
+ * AETH). Behind a BFC shim the parse goes on with the shim's inner EtherType exactly as if the
+ * shim were not there; VLAN tags or a second shim behind a shim are not looked into (the frame
+ * is then {@link FrameKind#ETHERNET} of that inner EtherType, no error). It never throws on bad bytes and
  * never reads past {@code length}: every read is preceded by a length check, and the first
  * failed check ends the parse with a {@link ParseError}.
  */
@@ -63,13 +66,83 @@ public final class FrameParser {
             type = tag & 0xFFFF;
             at += Vlan.TAG_BYTES;
         }
+        if (type == Bfc.TYPE_SHIM) {
+            // The BFC shim: after the tags, before the inner header, whose EtherType it holds.
+            if (at + Bfc.SHIM_BYTES > length) {
+                out.etherType = type;
+                return ParseError.TRUNCATED_BFC_SHIM;
+            }
+            int head = NetOrder.u16(s, frame + at);              // version | flags, reserved
+            if (head >>> 12 != Bfc.VERSION) {
+                out.etherType = type;
+                return ParseError.BAD_BFC_VERSION;
+            }
+            int tail = NetOrder.u32(s, frame + at + Bfc.SHIM_UPSTREAM_QUEUE);   // upstreamQ, inner EtherType
+            out.bfcShimOffset = frame + at;
+            out.bfcFlags = (head >>> 8) & 0xF;
+            out.upstreamQueue = tail >>> 16;
+            type = tail & 0xFFFF;
+            at += Bfc.SHIM_BYTES;
+            // Inner VLAN tags or a second shim are not looked into: the frame is then plain
+            // Ethernet of that inner EtherType (the default branch below), like any unknown one.
+        }
         out.etherType = type;
 
         return switch (type) {
             case Ethernet.TYPE_IPV4 -> parseIpv4(s, frame, at, length, out);
             case Ethernet.TYPE_MAC_CONTROL -> parseMacControl(s, frame, at, length, out);
+            case Bfc.TYPE_CONTROL -> parseBfcControl(s, frame + at, length - at, out);
             default -> ParseError.NONE;
         };
+    }
+
+    /**
+     * A BFC control frame; {@code body} is where the version byte starts and {@code bytes} how
+     * many follow it in the frame. The kind is set only for a frame that is entirely valid, so a
+     * caller that checks {@link ParsedFrame#isBfcControl()} never acts on half a bitmap.
+     */
+    private static ParseError parseBfcControl(MemorySegment s, long body, int bytes, ParsedFrame out) {
+        if (bytes < Bfc.CONTROL_HEADER_BYTES) {
+            return ParseError.TRUNCATED_BFC_CONTROL;
+        }
+        long header = NetOrder.u64(s, body);                     // version, op, seq, qid, nbits
+        int version = (int) (header >>> 56);
+        int op = (int) (header >>> 48) & 0xFF;
+        if (version != Bfc.VERSION || op < Bfc.OP_PAUSE || op > Bfc.OP_BITMAP) {
+            return ParseError.BAD_BFC_CONTROL;
+        }
+        int nbits = 0;
+        long low = 0;
+        long high = 0;
+        if (op == Bfc.OP_BITMAP) {
+            nbits = (int) header & 0xFFFF;
+            if (nbits > Bfc.MAX_BITMAP_QUEUES) {
+                return ParseError.BAD_BFC_CONTROL;
+            }
+            int bitmapBytes = (nbits + 7) >>> 3;
+            if (Bfc.CONTROL_HEADER_BYTES + bitmapBytes > bytes) {
+                return ParseError.TRUNCATED_BFC_CONTROL;
+            }
+            long bitmap = body + Bfc.CONTROL_HEADER_BYTES;
+            for (int i = 0; i < bitmapBytes; i++) {              // at most 16 bytes, in rare frames
+                long b = NetOrder.u8(s, bitmap + i);
+                if (i < 8) {
+                    low |= b << (8 * i);
+                } else {
+                    high |= b << (8 * (i - 8));
+                }
+            }
+            low &= Bfc.lowMask(nbits);                           // bits past nbits are not queues
+            high &= Bfc.highMask(nbits);
+        }
+        out.kind = FrameKind.CODE_BFC_CONTROL;
+        out.bfcOp = op;
+        out.bfcSeq = (int) (header >>> 32) & 0xFFFF;
+        out.bfcQueue = (int) (header >>> 16) & 0xFFFF;
+        out.bfcNbits = nbits;
+        out.bfcBitmapLow = low;
+        out.bfcBitmapHigh = high;
+        return ParseError.NONE;
     }
 
     /** {@code at} is where the opcode starts; the layout after the EtherType is fixed. */

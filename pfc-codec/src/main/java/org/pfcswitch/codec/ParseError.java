@@ -21,7 +21,11 @@ public enum ParseError {
     BAD_UDP_LENGTH("UDP length disagrees with the IPv4 payload"),
     TRUNCATED_BTH("RoCEv2 base transport header cut off"),
     UNKNOWN_BTH_OPCODE("unknown RoCEv2 BTH opcode"),
-    TRUNCATED_AETH("RoCEv2 ACK extended transport header cut off");
+    TRUNCATED_AETH("RoCEv2 ACK extended transport header cut off"),
+    TRUNCATED_BFC_SHIM("BFC shim cut off"),
+    BAD_BFC_VERSION("BFC shim version is not 1"),
+    TRUNCATED_BFC_CONTROL("BFC control frame cut off"),
+    BAD_BFC_CONTROL("BFC control frame has a bad version, op or bitmap size");
 
     /** By ordinal: ParsedFrame stores the ordinal, a byte store that needs no GC write barrier. */
     static final ParseError[] BY_ORDINAL = values();

@@ -25,6 +25,7 @@ public final class ParsedFrame {
     long l4Offset = -1;
     long bthOffset = -1;
     boolean hasAeth;
+    long bfcShimOffset = -1;
 
     // Layer fields: valid only when the layer above says so.
     long dstMac;
@@ -51,6 +52,14 @@ public final class ParsedFrame {
     int classEnable;
     final int[] quanta = new int[MacControl.PRIORITIES];
     int pauseQuanta;
+    int bfcFlags;
+    int upstreamQueue;
+    int bfcOp;
+    int bfcSeq;
+    int bfcQueue;
+    int bfcNbits;
+    long bfcBitmapLow;
+    long bfcBitmapHigh;
 
     void reset(MemorySegment s, long offset, int len) {
         if (segment != s) {            // a reference store costs a GC barrier; bursts reuse one segment
@@ -65,6 +74,7 @@ public final class ParsedFrame {
         l4Offset = -1;
         bthOffset = -1;
         hasAeth = false;
+        bfcShimOffset = -1;
     }
 
     public MemorySegment segment() { return segment; }
@@ -76,7 +86,11 @@ public final class ParsedFrame {
     private boolean hasEthernet() { return length >= Ethernet.HEADER_BYTES && error != ParseError.OUTSIDE_BUFFER.ordinal(); }
     public long dstMac() { return hasEthernet() ? dstMac : 0; }
     public long srcMac() { return hasEthernet() ? srcMac : 0; }
-    /** The EtherType after any VLAN tags (0 for a runt). */
+    /**
+     * The EtherType after any VLAN tags and, when there is a BFC shim, the shim's inner
+     * EtherType (0x0800 for shimmed RoCE), so callers that check for IPv4 or MAC control need
+     * not know about the shim. 0 for a runt.
+     */
     public int etherType() { return hasEthernet() ? etherType : 0; }
 
     public int vlanTags() { return vlanTags; }
@@ -120,6 +134,41 @@ public final class ParsedFrame {
     public int quanta(int priority) { return kind == FrameKind.CODE_PFC ? quanta[priority] : 0; }
     /** 802.3x PAUSE time in quanta. */
     public int pauseQuanta() { return kind == FrameKind.CODE_PAUSE ? pauseQuanta : 0; }
+
+    /** True when a valid BFC shim sits between the L2 header and the inner header. */
+    public boolean hasBfcShim() { return bfcShimOffset >= 0; }
+    /**
+     * Offset in {@link #segment()} of the BFC shim's first byte (the version), i.e. just after
+     * its 0x88B5 EtherType, or -1; pass it to {@link Bfc#setUpstreamQueue}.
+     */
+    public long bfcShimOffset() { return bfcShimOffset; }
+    /** The shim's upstreamQ, or {@link Bfc#NO_UPSTREAM_QUEUE} when there is no shim. */
+    public int upstreamQueue() { return bfcShimOffset >= 0 ? upstreamQueue : Bfc.NO_UPSTREAM_QUEUE; }
+    /** The shim's 4 flag bits (0 without a shim). */
+    public int bfcFlags() { return bfcShimOffset >= 0 ? bfcFlags : 0; }
+    public boolean bfcSenderIsBfc() { return bfcShimOffset >= 0 && (bfcFlags & Bfc.FLAG_SENDER_IS_BFC) != 0; }
+
+    /** A valid BFC control frame (a malformed one has kind ETHERNET and an error). */
+    public boolean isBfcControl() { return kind == FrameKind.CODE_BFC_CONTROL; }
+    /** {@link Bfc#OP_PAUSE}, {@link Bfc#OP_RESUME} or {@link Bfc#OP_BITMAP}; 0 if not a control frame. */
+    public int bfcOp() { return kind == FrameKind.CODE_BFC_CONTROL ? bfcOp : 0; }
+    /** The control frame's 16-bit sequence number, or -1. */
+    public int bfcSeq() { return kind == FrameKind.CODE_BFC_CONTROL ? bfcSeq : -1; }
+    /** The qid field: the queue a PAUSE or RESUME is about (0 in a BITMAP from {@link Bfc}), or -1. */
+    public int bfcQueue() { return kind == FrameKind.CODE_BFC_CONTROL ? bfcQueue : -1; }
+    /** How many queues a BITMAP covers (nbits); 0 for other frames, PAUSE and RESUME included. */
+    public int bfcBitmapQueues() { return kind == FrameKind.CODE_BFC_CONTROL ? bfcNbits : 0; }
+    /** BITMAP bits of queues 0..63 (bit i = queue i paused); bits at or above nbits are 0. */
+    public long bfcBitmapLow() { return kind == FrameKind.CODE_BFC_CONTROL ? bfcBitmapLow : 0; }
+    /** BITMAP bits of queues 64..127 (bit i = queue 64 + i paused). */
+    public long bfcBitmapHigh() { return kind == FrameKind.CODE_BFC_CONTROL ? bfcBitmapHigh : 0; }
+    /** True when this is a BITMAP that covers queue {@code q} and marks it paused. */
+    public boolean bfcQueuePausedInBitmap(int q) {
+        if (kind != FrameKind.CODE_BFC_CONTROL || q < 0 || q >= bfcNbits) {
+            return false;
+        }
+        return ((q < 64 ? bfcBitmapLow : bfcBitmapHigh) >>> (q & 63) & 1) != 0;
+    }
 
     /** True when the IPv4 header checksum is right; computed on demand, the hot path never asks. */
     public boolean ipv4ChecksumValid() {

@@ -21,7 +21,10 @@ public final class PriorityClassifier {
     public static final int RAW_PRIORITY_MASK = 0x7;
     /** {@link #classifyRaw} result bit: shorter than an Ethernet header ({@link ParseError#RUNT}). */
     public static final int RAW_RUNT = 1 << 3;
-    /** {@link #classifyRaw} result bit: EtherType 0x8808 after any tags (PFC, PAUSE or another opcode). */
+    /**
+     * {@link #classifyRaw} result bit: EtherType 0x8808 after any tags and BFC shim (PFC, PAUSE or
+     * another opcode).
+     */
     public static final int RAW_MAC_CONTROL = 1 << 4;
     /**
      * {@link #classifyRaw} result bit: a header it reads (VLAN tags, the IPv4 header) did not
@@ -29,6 +32,11 @@ public final class PriorityClassifier {
      * a MAC-control body) do not set it.
      */
     public static final int RAW_MALFORMED = 1 << 5;
+    /**
+     * {@link #classifyRaw} result bit: EtherType 0x88B6 (a BFC control frame, link-local like MAC
+     * control) after any tags and BFC shim. Its body is not read: a full parse checks it.
+     */
+    public static final int RAW_BFC_CONTROL = 1 << 6;
 
     private final Trust trust;
     private final byte[] dscpToPriority;
@@ -100,13 +108,14 @@ public final class PriorityClassifier {
     /**
      * The forwarding fast path's classification, straight from the frame bytes: the same priority
      * as {@code classify(parse(...))}, but it reads only what the priority depends on, the VLAN
-     * tags and the first word of an IPv4 header (version, IHL, TOS, total length), with the same
+     * tags, a BFC shim's version and inner EtherType, and the first word of an IPv4 header
+     * (version, IHL, TOS, total length), with the same
      * length checks as {@link FrameParser}. No UDP, RoCE or MAC-control body; the full parse
      * stays for the switch core, decode and MAC-control frames (see {@link #RAW_MAC_CONTROL}).
      * Never throws, never reads past {@code length} or outside {@code s}, allocates nothing.
      *
      * @return the priority ({@link #RAW_PRIORITY_MASK}) or'ed with {@link #RAW_RUNT},
-     *         {@link #RAW_MAC_CONTROL} and {@link #RAW_MALFORMED}
+     *         {@link #RAW_MAC_CONTROL}, {@link #RAW_BFC_CONTROL} and {@link #RAW_MALFORMED}
      */
     public int classifyRaw(MemorySegment s, long frame, int length) {
         if (frame < 0 || length < 0 || frame + length > s.byteSize()) {
@@ -129,11 +138,18 @@ public final class PriorityClassifier {
             type = tag & 0xFFFF;
             at += Vlan.TAG_BYTES;
         }
+        if (type == Bfc.TYPE_SHIM) {                          // as FrameParser: one shim, then the inner type
+            if (at + Bfc.SHIM_BYTES > length || NetOrder.u8(s, frame + at) >>> 4 != Bfc.VERSION) {
+                return l2Priority | RAW_MALFORMED;
+            }
+            type = NetOrder.u16(s, frame + at + Bfc.SHIM_INNER_TYPE);
+            at += Bfc.SHIM_BYTES;
+        }
         if (type == Ethernet.TYPE_MAC_CONTROL) {
             return l2Priority | RAW_MAC_CONTROL;
         }
-        if (type != Ethernet.TYPE_IPV4) {
-            return l2Priority;
+        if (type != Ethernet.TYPE_IPV4) {                    // the BFC-control test stays off the IPv4 path
+            return type == Bfc.TYPE_CONTROL ? l2Priority | RAW_BFC_CONTROL : l2Priority;
         }
         if (at + Ipv4.MIN_HEADER_BYTES > length) {
             return l2Priority | RAW_MALFORMED;

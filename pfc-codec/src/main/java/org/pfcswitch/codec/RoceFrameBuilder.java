@@ -3,7 +3,7 @@ package org.pfcswitch.codec;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Writes RoCEv2 frames (Ethernet, optional 802.1Q tag, IPv4, UDP/4791, BTH, then RETH for
+ * Writes RoCEv2 frames (Ethernet, optional 802.1Q tag, optional BFC shim, IPv4, UDP/4791, BTH, then RETH for
  * WRITE First/Only, immediate data, AETH for ACKs, as the opcode requires; payload, ICRC) into caller-owned memory. It is a reusable template: set the fields once per
  * queue pair, then change only PSN and opcode per packet, so emulated hosts build frames
  * without allocating.
@@ -34,6 +34,8 @@ public final class RoceFrameBuilder {
     private int rethRkey;
     private int rethDmaLength = -1;
     private int identification;
+    private int bfcUpstreamQueue = -1;      // -1: no BFC shim
+    private boolean bfcSenderIsBfc;
 
     public RoceFrameBuilder macs(long dst, long src) { this.dstMac = dst; this.srcMac = src; return this; }
     /** Tags the frame with 802.1Q PCP and VID; {@link #untagged()} removes the tag. */
@@ -60,6 +62,45 @@ public final class RoceFrameBuilder {
     public RoceFrameBuilder payloadBytes(int bytes) { this.payloadBytes = bytes; return this; }
     public RoceFrameBuilder identification(int id) { this.identification = id & 0xFFFF; return this; }
 
+    /**
+     * Adds a BFC shim (after the tag, before IPv4; see {@link Bfc}) carrying upstreamQ
+     * {@code queue}, flagged sender-is-BFC unless the queue is {@link Bfc#NO_UPSTREAM_QUEUE}.
+     * Every offset after the L2 header moves by {@link Bfc#SHIM_BYTES}. To stamp another queue
+     * into an already written frame, use {@link Bfc#setUpstreamQueue} at {@link #bfcShimOffset()}.
+     */
+    public RoceFrameBuilder bfcUpstreamQueue(int queue) {
+        return bfcShim(queue, queue != Bfc.NO_UPSTREAM_QUEUE);
+    }
+
+    /** Adds a BFC shim with upstreamQ {@code queue} (0..0xFFFF) and the sender-is-BFC flag as given. */
+    public RoceFrameBuilder bfcShim(int queue, boolean senderIsBfc) {
+        if ((queue & ~0xFFFF) != 0) {
+            throw new IllegalArgumentException("BFC queue id must be 0..65535, got " + queue);
+        }
+        this.bfcUpstreamQueue = queue;
+        this.bfcSenderIsBfc = senderIsBfc;
+        return this;
+    }
+
+    /** Removes the BFC shim (the default). */
+    public RoceFrameBuilder noBfcShim() { this.bfcUpstreamQueue = -1; return this; }
+
+    public boolean hasBfcShim() { return bfcUpstreamQueue >= 0; }
+
+    /** Offset of the BFC shim (its version byte) from the frame's start, or -1 without a shim. */
+    public int bfcShimOffset() {
+        return bfcUpstreamQueue >= 0 ? Ethernet.HEADER_BYTES + (vlanTci >= 0 ? Vlan.TAG_BYTES : 0) : -1;
+    }
+
+    /** Offset of the IPv4 header from the frame's start. */
+    public int ipv4Offset() { return l2Bytes(); }
+
+    /** Offset of the UDP header from the frame's start. */
+    public int udpOffset() { return l2Bytes() + Ipv4.MIN_HEADER_BYTES; }
+
+    /** Offset of the BTH from the frame's start. */
+    public int bthOffset() { return udpOffset() + Udp.HEADER_BYTES; }
+
     /** The frame length {@link #write} produces, before padding to 60 bytes. */
     public int unpaddedLength() {
         return l2Bytes() + Ipv4.MIN_HEADER_BYTES + Udp.HEADER_BYTES + transportBytes();
@@ -73,9 +114,13 @@ public final class RoceFrameBuilder {
     /** Writes the frame at {@code frame} in {@code s} and returns its length (at least 60). */
     public int write(MemorySegment s, long frame) {
         int transport = transportBytes();
+        int l2Type = bfcUpstreamQueue >= 0 ? Bfc.TYPE_SHIM : Ethernet.TYPE_IPV4;
         long ip = vlanTci >= 0
-                ? Vlan.writeTagged(s, frame, dstMac, srcMac, vlanTci, Ethernet.TYPE_IPV4)
-                : Ethernet.write(s, frame, dstMac, srcMac, Ethernet.TYPE_IPV4);
+                ? Vlan.writeTagged(s, frame, dstMac, srcMac, vlanTci, l2Type)
+                : Ethernet.write(s, frame, dstMac, srcMac, l2Type);
+        if (bfcUpstreamQueue >= 0) {
+            ip = Bfc.writeShim(s, ip, bfcSenderIsBfc, bfcUpstreamQueue, Ethernet.TYPE_IPV4);
+        }
         long udp = Ipv4.write(s, ip, dscp, ecn, Udp.HEADER_BYTES + transport, identification, ttl,
                 Ipv4.PROTO_UDP, srcIp, dstIp);
         long bth = Udp.write(s, udp, udpSrcPort, udpDstPort, transport);
@@ -92,8 +137,9 @@ public final class RoceFrameBuilder {
         return Ethernet.padToMinimum(s, frame, (int) (end - frame));
     }
 
+    /** Everything before the IPv4 header: Ethernet, the tag, the BFC shim. */
     private int l2Bytes() {
-        return Ethernet.HEADER_BYTES + (vlanTci >= 0 ? Vlan.TAG_BYTES : 0);
+        return Ethernet.HEADER_BYTES + (vlanTci >= 0 ? Vlan.TAG_BYTES : 0) + (bfcUpstreamQueue >= 0 ? Bfc.SHIM_BYTES : 0);
     }
 
     /** BTH, extension headers, payload (padded to 4 bytes) and ICRC: everything after the UDP header. */

@@ -26,7 +26,7 @@ final class Frames {
 
     /**
      * Valid frames of every kind the parsers know (PFC, PAUSE, RoCE WRITE, tagged ACK, CNP, plain
-     * UDP) that the fuzz tests mutate.
+     * UDP, BFC-shimmed RoCE untagged and tagged, BFC PAUSE and BITMAP) that the fuzz tests mutate.
      */
     static MemorySegment[] seedCorpus() {
         MemorySegment pfc = heap(60);
@@ -38,13 +38,22 @@ final class Frames {
             new RoceFrameBuilder().ips(1, 2).vlan(3, 5).dscp(48).opcode(Roce.OP_RC_ACK).payloadBytes(0),
             new RoceFrameBuilder().ips(1, 2).opcode(Roce.OP_CNP),
             new RoceFrameBuilder().ips(1, 2).udpDstPort(53).payloadBytes(20),
+            new RoceFrameBuilder().ips(1, 2).dscp(26).bfcUpstreamQueue(7).payloadBytes(32),
+            new RoceFrameBuilder().ips(1, 2).vlan(3, 5).dscp(48).bfcUpstreamQueue(Bfc.NO_UPSTREAM_QUEUE)
+                    .opcode(Roce.OP_RC_ACK).payloadBytes(0),
         };
-        MemorySegment[] seeds = new MemorySegment[2 + roce.length];
+        MemorySegment bfcPause = heap(60);
+        Bfc.writePause(bfcPause, 0, Bfc.NEAREST_BRIDGE, 1, 0x1234, 9);
+        MemorySegment bfcBitmap = heap(60);
+        Bfc.writeBitmap(bfcBitmap, 0, 2, 1, 77, 128, 0x8000_0000_0000_0001L, 0x8000_0000_0000_0001L);
+        MemorySegment[] seeds = new MemorySegment[4 + roce.length];
         seeds[0] = pfc;
         seeds[1] = pause;
+        seeds[2] = bfcPause;
+        seeds[3] = bfcBitmap;
         for (int i = 0; i < roce.length; i++) {
-            seeds[2 + i] = heap(roce[i].frameLength());
-            roce[i].write(seeds[2 + i], 0);
+            seeds[4 + i] = heap(roce[i].frameLength());
+            roce[i].write(seeds[4 + i], 0);
         }
         return seeds;
     }

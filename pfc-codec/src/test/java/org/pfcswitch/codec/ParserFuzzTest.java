@@ -19,11 +19,13 @@ class ParserFuzzTest {
     private static final int RANDOM_FRAMES = 2_000_000;
     private static final int MUTATED_FRAMES = 2_000_000;
     private static final int[] ETHER_TYPES = {Ethernet.TYPE_IPV4, Ethernet.TYPE_VLAN, Ethernet.TYPE_QINQ,
-            Ethernet.TYPE_MAC_CONTROL, 0x86DD, 0x0806};
+            Ethernet.TYPE_MAC_CONTROL, 0x86DD, 0x0806, Bfc.TYPE_SHIM, Bfc.TYPE_CONTROL};
 
     private final ParsedFrame exact = new ParsedFrame();
     private final ParsedFrame padded = new ParsedFrame();
     private final Map<ParseError, Integer> seen = new EnumMap<>(ParseError.class);
+    private int bfcControlSeen;
+    private int shimmedRoceSeen;
 
     @Test
     void randomAndMutatedFramesNeverThrow() {
@@ -35,8 +37,18 @@ class ParserFuzzTest {
             int len = rnd.nextInt(0, 160);
             fillRandom(rnd, buffer);
             if (len >= 14 && rnd.nextBoolean()) {
-                NetOrder.put16(big, 12, ETHER_TYPES[rnd.nextInt(ETHER_TYPES.length)]);   // reach deeper layers
-                if (rnd.nextBoolean()) {
+                int type = ETHER_TYPES[rnd.nextInt(ETHER_TYPES.length)];
+                NetOrder.put16(big, 12, type);                                          // reach deeper layers
+                if (type == Bfc.TYPE_SHIM && rnd.nextBoolean()) {                       // a version-1 shim, inner type
+                    NetOrder.put8(big, 14, 0x10 | rnd.nextInt(16));
+                    NetOrder.put16(big, 18, ETHER_TYPES[rnd.nextInt(ETHER_TYPES.length)]);
+                    if (rnd.nextBoolean()) {
+                        NetOrder.put8(big, 20, 0x45);
+                    }
+                } else if (type == Bfc.TYPE_CONTROL && rnd.nextBoolean()) {             // version 1, op 0..4, small nbits
+                    NetOrder.put16(big, 14, 0x0100 | rnd.nextInt(5));
+                    NetOrder.put16(big, 20, rnd.nextInt(140));
+                } else if (rnd.nextBoolean()) {
                     NetOrder.put8(big, 14, 0x45);
                 }
             }
@@ -62,9 +74,13 @@ class ParserFuzzTest {
         // The corpus must reach deep into the parser, or the test proves little.
         for (ParseError e : new ParseError[] {ParseError.NONE, ParseError.RUNT, ParseError.TRUNCATED_IPV4,
                 ParseError.BAD_IPV4_TOTAL_LENGTH, ParseError.BAD_UDP_LENGTH, ParseError.UNKNOWN_BTH_OPCODE,
-                ParseError.TRUNCATED_MAC_CONTROL, ParseError.UNKNOWN_MAC_CONTROL_OPCODE, ParseError.TRUNCATED_VLAN_TAG}) {
+                ParseError.TRUNCATED_MAC_CONTROL, ParseError.UNKNOWN_MAC_CONTROL_OPCODE, ParseError.TRUNCATED_VLAN_TAG,
+                ParseError.TRUNCATED_BFC_SHIM, ParseError.BAD_BFC_VERSION, ParseError.TRUNCATED_BFC_CONTROL,
+                ParseError.BAD_BFC_CONTROL}) {
             assertTrue(seen.getOrDefault(e, 0) > 0, "fuzzing never produced " + e + "; seen " + seen);
         }
+        assertTrue(bfcControlSeen > 0 && shimmedRoceSeen > 0,
+                "fuzzing parsed " + bfcControlSeen + " BFC control and " + shimmedRoceSeen + " shimmed RoCE frames");
     }
 
     private void check(MemorySegment big, int len) {
@@ -72,9 +88,14 @@ class ParserFuzzTest {
         ParseError a = FrameParser.parse(exactCopy, 0, len, exact);
         ParseError b = FrameParser.parse(big, 0, len, padded);
         seen.merge(a, 1, Integer::sum);
+        bfcControlSeen += exact.isBfcControl() ? 1 : 0;
+        shimmedRoceSeen += exact.isRoce() && exact.hasBfcShim() ? 1 : 0;
         if (a != b || exact.kind() != padded.kind() || exact.flowHash() != padded.flowHash()
                 || exact.destQp() != padded.destQp() || exact.classEnable() != padded.classEnable()
-                || exact.pcp() != padded.pcp()) {
+                || exact.pcp() != padded.pcp() || exact.etherType() != padded.etherType()
+                || exact.bfcShimOffset() != padded.bfcShimOffset() || exact.upstreamQueue() != padded.upstreamQueue()
+                || exact.bfcSeq() != padded.bfcSeq() || exact.bfcQueue() != padded.bfcQueue()
+                || exact.bfcBitmapLow() != padded.bfcBitmapLow() || exact.bfcBitmapHigh() != padded.bfcBitmapHigh()) {
             fail("parse depends on bytes past the length " + len + ": " + a + " vs " + b);
         }
     }

@@ -3,6 +3,7 @@ package org.pfcswitch.codec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.pfcswitch.codec.PriorityClassifier.RAW_BFC_CONTROL;
 import static org.pfcswitch.codec.PriorityClassifier.RAW_MAC_CONTROL;
 import static org.pfcswitch.codec.PriorityClassifier.RAW_MALFORMED;
 import static org.pfcswitch.codec.PriorityClassifier.RAW_PRIORITY_MASK;
@@ -25,7 +26,8 @@ class RawClassifierTest {
     /** The errors of the layers classifyRaw reads; exactly these set {@link PriorityClassifier#RAW_MALFORMED}. */
     static final EnumSet<ParseError> RAW_LAYER_ERRORS = EnumSet.of(ParseError.OUTSIDE_BUFFER,
             ParseError.TRUNCATED_VLAN_TAG, ParseError.TOO_MANY_VLAN_TAGS, ParseError.TRUNCATED_IPV4,
-            ParseError.BAD_IPV4_VERSION, ParseError.BAD_IPV4_HEADER_LENGTH, ParseError.BAD_IPV4_TOTAL_LENGTH);
+            ParseError.BAD_IPV4_VERSION, ParseError.BAD_IPV4_HEADER_LENGTH, ParseError.BAD_IPV4_TOTAL_LENGTH,
+            ParseError.TRUNCATED_BFC_SHIM, ParseError.BAD_BFC_VERSION);
 
     static final PriorityClassifier DSCP = PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3,48:6"), 1);
     static final PriorityClassifier PCP = PriorityClassifier.trustPcp(2);
@@ -38,9 +40,10 @@ class RawClassifierTest {
         String what = "frame of " + length + " bytes, parse " + e + ", raw 0x" + Integer.toHexString(raw);
         assertEquals(c.classify(f), raw & RAW_PRIORITY_MASK, "priority: " + what);
         assertEquals(e == ParseError.RUNT, (raw & RAW_RUNT) != 0, "runt: " + what);
-        boolean macControl = length >= Ethernet.HEADER_BYTES && e != ParseError.OUTSIDE_BUFFER
-                && f.etherType() == Ethernet.TYPE_MAC_CONTROL;
+        boolean l2 = length >= Ethernet.HEADER_BYTES && e != ParseError.OUTSIDE_BUFFER;
+        boolean macControl = l2 && f.etherType() == Ethernet.TYPE_MAC_CONTROL;
         assertEquals(macControl, (raw & RAW_MAC_CONTROL) != 0, "MAC control: " + what);
+        assertEquals(l2 && f.etherType() == Bfc.TYPE_CONTROL, (raw & RAW_BFC_CONTROL) != 0, "BFC control: " + what);
         if (!macControl) {
             assertEquals(RAW_LAYER_ERRORS.contains(e), (raw & RAW_MALFORMED) != 0, "malformed: " + what);
         }
@@ -112,7 +115,7 @@ class RawClassifierTest {
 
     private static final int FRAMES = 1_000_000;
     private static final int[] ETHER_TYPES = {Ethernet.TYPE_IPV4, Ethernet.TYPE_VLAN, Ethernet.TYPE_QINQ,
-            Ethernet.TYPE_MAC_CONTROL, 0x86DD, 0x0806};
+            Ethernet.TYPE_MAC_CONTROL, 0x86DD, 0x0806, Bfc.TYPE_SHIM, Bfc.TYPE_CONTROL};
 
     /**
      * Random frames and mutations of valid ones: classifyRaw agrees with the full parse, and gives

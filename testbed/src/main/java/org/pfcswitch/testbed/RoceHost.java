@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.util.Arrays;
 
+import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
@@ -20,6 +21,11 @@ import org.pfcswitch.dataplane.core.PauseTimers;
  * its line frees, skipping QPs whose priority a received PFC frame pauses (a frame already on the
  * line finishes) and QPs whose DCQCN rate limiter holds them back. Control frames (CNPs and ACKs)
  * go first, on the control priority, which PFC may pause too.
+ *
+ * <p>With a BFC NIC (the switch runs the {@code bfc} scheme) every data frame carries the BFC shim
+ * naming the QP's NIC queue ({@link #nicQueue}), and BFC PAUSE, RESUME and BITMAP frames from the
+ * switch stop and restart those queues until told otherwise. The NIC itself never pauses the switch:
+ * it always drains. ACKs and CNPs go without a shim (never backpressured).
  *
  * <p>As a receiver it parses every frame, checks each flow's PSN order and counts payload. It is the
  * DCQCN notification point: a CE-marked data packet makes it send a CNP (BTH opcode 0x81) to the
@@ -63,9 +69,18 @@ public final class RoceHost implements Node {
     private long cnpsReceived;
     private long acksSent;
     private long firstPauseAt = -1;
+    private final boolean bfcNic;
+    private int bfcPaused;                  // bit q = NIC queue q paused by the switch
+    private int bfcLastSequence = -1;
+    private long bfcPausedSince;            // start of the current spell with any queue paused
+    private long bfcPausedCompleted;        // nanoseconds in spells that ended
+    private long bfcFramesReceived;
+
+    /** NIC queues of a BFC NIC: QP {@code id} uses queue {@code id mod NIC_QUEUES}. */
+    static final int NIC_QUEUES = 32;
 
     RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
-             DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority) {
+             DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority, boolean bfcNic) {
         this.index = index;
         this.loop = loop;
         this.slab = slab;
@@ -77,6 +92,7 @@ public final class RoceHost implements Node {
         this.ip = ip;
         this.rateBps = rateBps;
         this.controlPriority = controlPriority;
+        this.bfcNic = bfcNic;
         this.pause = new PauseTimers(new long[] {rateBps});
         control.dscp(controlPriority * 8).ips(ip, 0);
     }
@@ -138,6 +154,8 @@ public final class RoceHost implements Node {
             Flow f = active[slot];
             if (pause.isPaused(0, f.priority, now)) {
                 earliest = Math.min(earliest, pause.pausedUntil(0, f.priority));
+            } else if (bfcNic && (bfcPaused >>> nicQueue(f.id) & 1) != 0) {
+                continue;                                   // until the switch resumes the queue
             } else if (f.nextSendAt > now) {
                 earliest = Math.min(earliest, f.nextSendAt);
             } else {
@@ -247,6 +265,8 @@ public final class RoceHost implements Node {
         framesReceived++;
         if (parsed.isPfc()) {
             receivePfc(now);
+        } else if (parsed.isBfcControl()) {
+            receiveBfc(now);
         } else if (parsed.isRoce() && parsed.dstMac() == mac) {
             Flow f = table.get(parsed.destQp());
             int op = parsed.bthOpcode();
@@ -287,6 +307,46 @@ public final class RoceHost implements Node {
         if (pause.applyPfc(0, classEnable, quanta, now) != 0) {
             transmit(now);
         }
+    }
+
+    /** Applies a BFC control frame to the NIC queues (ignored by a NIC without BFC, or if older than the last). */
+    private void receiveBfc(long now) {
+        bfcFramesReceived++;
+        int seq = parsed.bfcSeq();
+        if (!bfcNic || bfcLastSequence >= 0 && seq != bfcLastSequence && ((seq - bfcLastSequence) & 0xFFFF) >= 0x8000) {
+            return;
+        }
+        bfcLastSequence = seq;
+        int paused = bfcPaused;
+        int q = parsed.bfcQueue();
+        switch (parsed.bfcOp()) {
+            case Bfc.OP_PAUSE -> paused |= q < NIC_QUEUES ? 1 << q : 0;
+            case Bfc.OP_RESUME -> paused &= q < NIC_QUEUES ? ~(1 << q) : ~0;
+            default -> {
+                paused = 0;
+                for (int i = 0; i < Math.min(NIC_QUEUES, parsed.bfcBitmapQueues()); i++) {
+                    paused |= parsed.bfcQueuePausedInBitmap(i) ? 1 << i : 0;
+                }
+            }
+        }
+        if ((paused & ~bfcPaused) != 0 && firstPauseAt < 0) {
+            firstPauseAt = now;
+        }
+        if (bfcPaused == 0 && paused != 0) {
+            bfcPausedSince = now;
+        } else if (bfcPaused != 0 && paused == 0) {
+            bfcPausedCompleted += now - bfcPausedSince;
+        }
+        boolean resumed = (bfcPaused & ~paused) != 0;
+        bfcPaused = paused;
+        if (resumed) {
+            transmit(now);
+        }
+    }
+
+    /** The NIC queue QP {@code flowId} sends from under BFC (stamped in its frames' shim). */
+    static int nicQueue(int flowId) {
+        return flowId & (NIC_QUEUES - 1);
     }
 
     private void receiveData(Flow f, int op, long now) {
@@ -338,6 +398,35 @@ public final class RoceHost implements Node {
     public long firstPauseNanos() { return firstPauseAt; }
     public long pausedNanos(int priority, long now) { return pause.pausedNanos(0, priority, now); }
     public boolean isPaused(int priority, long now) { return pause.isPaused(0, priority, now); }
+    /** Whether this host has a BFC NIC (stamps the shim, obeys BFC pauses). */
+    public boolean bfcNic() { return bfcNic; }
+    public long bfcFramesReceived() { return bfcFramesReceived; }
+    /** Whether the switch keeps some NIC queue paused (BFC). */
+    public boolean isBfcPaused() { return bfcPaused != 0; }
+    /** Time with at least one NIC queue paused by BFC, up to {@code now}. */
+    public long bfcPausedNanos(long now) { return bfcPausedCompleted + (bfcPaused != 0 ? now - bfcPausedSince : 0); }
+
+    /** Time kept from sending by the switch, up to {@code now}: PFC per priority, plus BFC spells. */
+    public long pausedNanos(long now) {
+        long sum = bfcPausedNanos(now);
+        for (int prio = 0; prio < MacControl.PRIORITIES; prio++) {
+            sum += pause.pausedNanos(0, prio, now);
+        }
+        return sum;
+    }
+
+    /** Whether the switch keeps anything of this host from sending at {@code now} (PFC or BFC). */
+    public boolean isPaused(long now) {
+        if (bfcPaused != 0) {
+            return true;
+        }
+        for (int prio = 0; prio < MacControl.PRIORITIES; prio++) {
+            if (pause.isPaused(0, prio, now)) {
+                return true;
+            }
+        }
+        return false;
+    }
     /** The current DCQCN rate of flow {@code id} sent by this host, or its line rate without CC. */
     public long flowRateBps(int id, long now) {
         Flow f = table.get(id);

@@ -63,12 +63,8 @@ public final class ScenarioRunner {
             times[i] = t;
             for (int r = 0; r < report.length; r++) {
                 int p = report[r];
-                long q = 0;
-                for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
-                    q += tb.coreOf(p).queuedBytes(tb.portOf(p), prio);
-                }
-                queue[r][i] = q;
-                paused[r][i] = anyPaused(tb.host(p), t);
+                queue[r][i] = tb.coreOf(p).queuedBytes(tb.portOf(p));
+                paused[r][i] = tb.host(p).isPaused(t);
             }
             long[] now = new long[traffic.size()];
             receivedBytes(tb, traffic, now);
@@ -87,11 +83,9 @@ public final class ScenarioRunner {
         long first = -1;
         long cnps = 0;
         for (int p = 0; p < ports; p++) {
-            pauses[p] = pausesSent(tb.coreOf(p).counters(), tb.portOf(p));
+            pauses[p] = tb.coreOf(p).pauseFramesSent(tb.portOf(p));
             RoceHost h = tb.host(p);
-            for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
-                pausedNanos[p] += h.pausedNanos(prio, end);
-            }
+            pausedNanos[p] = h.pausedNanos(end);
             firstPause[p] = h.firstPauseNanos();
             if (firstPause[p] >= 0 && (first < 0 || firstPause[p] < first)) {
                 first = firstPause[p];
@@ -105,7 +99,7 @@ public final class ScenarioRunner {
         for (int sw = 0; sw < tb.switches(); sw++) {
             SwitchCounters c = tb.core(sw).counters();
             for (int port = 0; port < tb.core(sw).ports(); port++) {
-                fabricPauses += tb.isHostPort(sw, port) ? 0 : pausesSent(c, port);
+                fabricPauses += tb.isHostPort(sw, port) ? 0 : tb.core(sw).pauseFramesSent(port);
             }
             violations += tb.core(sw).mmu().losslessViolations();
             drops += c.totalDrops();
@@ -132,15 +126,6 @@ public final class ScenarioRunner {
                 new SchemeResult.Series(times, report, queue, paused, thr), rec);
     }
 
-    /** PFC frames with a pause that {@code port} sent (one frame may pause several priorities: counted once). */
-    private static long pausesSent(SwitchCounters c, int port) {
-        long n = 0;
-        for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
-            n += c.pfcXoffTx[port * SwitchCounters.PRIORITIES + prio];
-        }
-        return Math.min(n, c.pfcFramesTx[port]);
-    }
-
     /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
     public static Testbed build(Scenario s, String scheme) {
         Scenario.Topology topo = s.topology();
@@ -153,15 +138,6 @@ public final class ScenarioRunner {
             b.link(i, s.hosts().get(i).rateBps(), s.hosts().get(i).delayNanos());
         }
         return b.build();
-    }
-
-    private static boolean anyPaused(RoceHost h, long now) {
-        for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
-            if (h.isPaused(prio, now)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void receivedBytes(Testbed tb, List<Traffic> traffic, long[] into) {

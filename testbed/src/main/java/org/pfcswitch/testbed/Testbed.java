@@ -141,6 +141,9 @@ public final class Testbed {
         RoceFrameBuilder template = new RoceFrameBuilder().macs(to.mac(), from.mac()).ips(from.ip(), to.ip())
                 .dscp(priority * 8).udpSrcPort(49152 + (records.count() & 0x3FFF));
         Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
+        if (from.bfcNic()) {
+            template.bfcUpstreamQueue(RoceHost.nicQueue(records.count()));
+        }
         Flow f = new Flow(records.count(), src, dst, priority, bytes, payloadMtu, template.destQp(records.count()), cc);
         long ideal;
         if (hostSwitch[src] == hostSwitch[dst]) {
@@ -322,7 +325,7 @@ public final class Testbed {
             int[] hostNode = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, macs.get(i), 0x0A00_0001 + i,
-                        rateBps[i], controlPriority);
+                        rateBps[i], controlPriority, speaksBfc(mmuConfig));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], new Wire(loop, switchId, i, rateBps[i], delayNanos[i]));
                 sw.connect(i, new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
@@ -336,6 +339,11 @@ public final class Testbed {
             }
             return new Testbed(loop, slab, records, new SwitchNode[] {sw}, new int[hostCount], hostPort, fabric, hosts,
                     hostNode, random, payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+        }
+
+        /** Hosts have BFC NICs exactly when their switch runs BFC (a BFC port runs no PFC). */
+        private static boolean speaksBfc(MmuConfig switchMmu) {
+            return "bfc".equals(switchMmu.scheme());
         }
 
         private static long hostMac(int host) {
@@ -417,7 +425,7 @@ public final class Testbed {
                 hostSwitch[i] = i / perLeaf;
                 hostPort[i] = i % perLeaf;
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostMac(i), 0x0A00_0001 + i,
-                        rateBps[i], controlPriority);
+                        rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], new Wire(loop, nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
                 nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));

@@ -90,8 +90,9 @@ public final class SimReport {
         } else {
             printAligned(out, h2, rows2);
         }
-        out.println("PFC pauses: PFC frames with a pause time the switch sent (refreshes included); pause time: "
-                + "time hosts were held by PFC; 1st pause: when the first reached a host.");
+        out.println("PFC pauses: PFC frames with a pause time the switch sent (refreshes included; under bfc, BFC "
+                + "PAUSE frames, one per upstream queue paused); pause time: time hosts were held by PFC (under bfc: "
+                + "with any NIC queue paused); 1st pause: when the first reached a host.");
     }
 
     private static void printAligned(PrintWriter out, List<String> header, List<List<String>> rows) {

@@ -27,10 +27,15 @@ import org.pfcswitch.mmu.MmuConfig;
  *                     the forwarding table, and a MAC may not have both a static entry and a group
  * @param learning     learn source MACs
  * @param tableCapacity stations the forwarding table holds
+ * @param bfcBitmapPeriodNanos under the bfc scheme: how often a port that pauses some upstream queue
+ *                     repeats the whole pause state in a BITMAP frame (0 = never); default 10 us
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
-                         boolean learning, int tableCapacity) {
+                         boolean learning, int tableCapacity, long bfcBitmapPeriodNanos) {
+
+    /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
+    public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
 
     /** A static forwarding entry: frames to {@code mac} leave through {@code port}. */
     public record StaticMac(long mac, int port) {}
@@ -88,6 +93,9 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         if (tableCapacity < 1) {
             throw new IllegalArgumentException("forwarding tableCapacity must be >= 1, got " + tableCapacity);
         }
+        if (bfcBitmapPeriodNanos < 0) {
+            throw new IllegalArgumentException("bfc bitmap period must be >= 0 ns (0 = off), got " + bfcBitmapPeriodNanos);
+        }
     }
 
     public int ports() {
@@ -121,6 +129,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private final List<EcmpGroup> ecmpGroups = new ArrayList<>();
         private boolean learning = true;
         private int tableCapacity = 4096;
+        private long bfcBitmapPeriodNanos = DEFAULT_BFC_BITMAP_PERIOD_NANOS;
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -143,10 +152,11 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder ecmpGroup(long mac, int... ports) { ecmpGroups.add(new EcmpGroup(mac, ports)); return this; }
         public Builder learning(boolean on) { learning = on; return this; }
         public Builder tableCapacity(int n) { tableCapacity = n; return this; }
+        public Builder bfcBitmapPeriodNanos(long ns) { bfcBitmapPeriodNanos = ns; return this; }
 
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    ecmpGroups, learning, tableCapacity);
+                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos);
         }
     }
 }

@@ -1,37 +1,52 @@
 package org.pfcswitch.dataplane.core;
 
+import java.util.Arrays;
+
 import org.pfcswitch.codec.MacControl;
 
 /**
  * Picks the next queue of an egress port from the queues that may send now (non-empty and not
- * paused), per the port's {@link SchedulerPolicy}: strict queues first (highest number wins),
- * then deficit round robin (Shreedhar and Varghese) over the others. The DRR visit state (the
- * queue being visited and whether it got its quantum for this visit) persists between calls,
- * because the core dequeues one frame at a time as the line frees.
+ * paused): strict queues first (highest number wins), then deficit round robin (Shreedhar and
+ * Varghese) over the others. Under PFC each port follows its {@link SchedulerPolicy} over its eight
+ * priority queues; under BFC every queue gets the same quantum (per-flow fair queuing). The DRR
+ * visit state (the queue being visited and whether it got its quantum for this visit) persists
+ * between calls, because the core dequeues one frame at a time as the line frees.
  */
 final class EgressScheduler {
 
-    private static final int PRIORITIES = MacControl.PRIORITIES;
-
+    private final int queuesPerPort;
     private final int[] strictMask;   // by port
-    private final int[] quantum;      // by port * 8 + queue
-    private final long[] deficit;     // by port * 8 + queue
+    private final int[] quantum;      // by port * queuesPerPort + queue
+    private final long[] deficit;     // by port * queuesPerPort + queue
     private final int[] cursor;       // by port: queue being visited
     private final boolean[] credited; // by port: the visited queue got its quantum this visit
 
-    EgressScheduler(SchedulerPolicy[] policies) {
-        int ports = policies.length;
+    private EgressScheduler(int ports, int queuesPerPort) {
+        this.queuesPerPort = queuesPerPort;
         strictMask = new int[ports];
-        quantum = new int[ports * PRIORITIES];
-        deficit = new long[ports * PRIORITIES];
+        quantum = new int[ports * queuesPerPort];
+        deficit = new long[ports * queuesPerPort];
         cursor = new int[ports];
         credited = new boolean[ports];
-        for (int p = 0; p < ports; p++) {
-            strictMask[p] = policies[p].strictMask();
-            for (int q = 0; q < PRIORITIES; q++) {
-                quantum[p * PRIORITIES + q] = policies[p].weight(q) * policies[p].quantumBytes();
+    }
+
+    /** One policy per port over the eight priority queues. */
+    static EgressScheduler perPriority(SchedulerPolicy[] policies) {
+        EgressScheduler s = new EgressScheduler(policies.length, MacControl.PRIORITIES);
+        for (int p = 0; p < policies.length; p++) {
+            s.strictMask[p] = policies[p].strictMask();
+            for (int q = 0; q < MacControl.PRIORITIES; q++) {
+                s.quantum[p * MacControl.PRIORITIES + q] = policies[p].weight(q) * policies[p].quantumBytes();
             }
         }
+        return s;
+    }
+
+    /** DRR with one quantum for every one of {@code queuesPerPort} queues, nothing strict. */
+    static EgressScheduler fairQueuing(int ports, int queuesPerPort, int quantumBytes) {
+        EgressScheduler s = new EgressScheduler(ports, queuesPerPort);
+        Arrays.fill(s.quantum, quantumBytes);
+        return s;
     }
 
     /**
@@ -43,7 +58,7 @@ final class EgressScheduler {
         if (strict != 0) {
             return 31 - Integer.numberOfLeadingZeros(strict);
         }
-        int base = port * PRIORITIES;
+        int base = port * queuesPerPort;
         int q = cursor[port];
         // Terminates: every full turn adds a quantum (> 0) to each eligible queue's deficit.
         while (true) {
@@ -59,7 +74,7 @@ final class EgressScheduler {
             } else if ((queues.nonEmptyMask(port) >>> q & 1) == 0) {
                 deficit[base + q] = 0;              // an idle queue banks no credit
             }
-            q = (q + 1) & (PRIORITIES - 1);
+            q = q + 1 == queuesPerPort ? 0 : q + 1;
             credited[port] = false;
         }
     }
@@ -69,7 +84,7 @@ final class EgressScheduler {
         if ((strictMask[port] >>> queue & 1) != 0) {
             return;
         }
-        int k = port * PRIORITIES + queue;
+        int k = port * queuesPerPort + queue;
         deficit[k] = queueNowEmpty ? 0 : deficit[k] - frameBytes;
     }
 }

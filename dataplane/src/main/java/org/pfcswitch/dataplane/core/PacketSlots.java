@@ -20,6 +20,12 @@ final class PacketSlots {
     /** Offset of the IPv4 header from the frame's first byte, or {@link #NOT_ECN_CAPABLE}. */
     short[] ipv4Offset;
     long[] enqueuedAt;
+    /** BFC only: the flow's hash (its flow-table entry), the queue id it arrived from, where its shim is. */
+    int[] flowHash;
+    short[] upstreamQueue;
+    short[] shimOffset;
+    /** BFC only: the frame counts towards its upstream queue's pause. */
+    boolean[] marked;
 
     private int[] free;      // stack of free slot numbers
     private int freeCount;
@@ -33,6 +39,10 @@ final class PacketSlots {
         priority = new byte[capacity];
         ipv4Offset = new short[capacity];
         enqueuedAt = new long[capacity];
+        flowHash = new int[capacity];
+        upstreamQueue = new short[capacity];
+        shimOffset = new short[capacity];
+        marked = new boolean[capacity];
         free = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             free[i] = capacity - 1 - i;          // slot 0 on top: low slots are reused first
@@ -64,6 +74,10 @@ final class PacketSlots {
         priority = Arrays.copyOf(priority, capacity);
         ipv4Offset = Arrays.copyOf(ipv4Offset, capacity);
         enqueuedAt = Arrays.copyOf(enqueuedAt, capacity);
+        flowHash = Arrays.copyOf(flowHash, capacity);
+        upstreamQueue = Arrays.copyOf(upstreamQueue, capacity);
+        shimOffset = Arrays.copyOf(shimOffset, capacity);
+        marked = Arrays.copyOf(marked, capacity);
         free = new int[capacity];
         for (int i = 0; i < old; i++) {
             free[i] = capacity - 1 - i;

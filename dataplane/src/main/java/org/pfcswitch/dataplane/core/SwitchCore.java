@@ -3,7 +3,6 @@ package org.pfcswitch.dataplane.core;
 import java.lang.foreign.MemorySegment;
 
 import org.pfcswitch.codec.Ethernet;
-import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacAddress;
@@ -13,10 +12,10 @@ import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.ForwardingTable;
 import org.pfcswitch.dataplane.PacketMemory;
-import org.pfcswitch.mmu.FlowControl;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.RandomSource;
 import org.pfcswitch.mmu.Verdict;
+import org.pfcswitch.mmu.scheme.Bfc;
 
 /**
  * The switch: frames in, frames out, time passed in. One instance is owned by one thread and
@@ -29,12 +28,14 @@ import org.pfcswitch.mmu.Verdict;
  * </pre>
  *
  * A received frame is parsed in place, classified to a priority, forwarded by MAC (an ECMP
- * group chosen by flow hash, else static, learned, or flooded), admitted by the MMU and queued at its egress port per priority. Each
- * port has a shaper at its line rate: when the line is free, the port sends an owed PFC frame
- * first, else the head of the queue its scheduler picks among those not paused by a received PFC;
- * a frame on the line always finishes. Leaving frames are ECN-marked when the MMU says so and
- * released from the MMU. The MMU's XOFF/XON transitions become PFC frames out of the ingress port
- * with the advertised vector, refreshed at half the pause time while XOFF lasts.
+ * group chosen by flow hash, else static, learned, or flooded), admitted by the MMU and queued at
+ * its egress port in the queue the {@link LinkControl} picks (the priority under PFC, the flow's
+ * queue under BFC). Each port has a shaper at its line rate: when the line is free, the port sends
+ * an owed control frame first, else the head of the queue its scheduler picks among those the
+ * downstream neighbour has not paused; a frame on the line always finishes. Leaving frames are
+ * ECN-marked when the MMU says so and released from the MMU. Pauses towards the upstream
+ * neighbours (PFC frames from the MMU's XOFF/XON, or BFC pauses from over-threshold arrivals) are
+ * the link control's business; the core only gives them the line first.
  *
  * <p>Per-packet state lives in primitive arrays indexed by slot; after warm-up (the first time
  * queues reach their depth) the per-frame path allocates nothing.
@@ -52,24 +53,20 @@ public final class SwitchCore {
     private final FrameAllocator allocator;
     private final FrameSink sink;
     private final Mmu mmu;
-    private final FlowControl flowControl;
+    private final LinkControl link;
     private final PriorityClassifier classifier;
     private final ForwardingTable table;
     private final EcmpRoutes ecmp;
     private final PacketSlots slots = new PacketSlots(1024);
     private final EgressQueues queues;
     private final EgressScheduler scheduler;
-    private final PauseTimers pauses;
-    private final PfcEmitter pfc;
-    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its PFC refresh. */
+    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer. */
     private final DeadlineHeap timers;
     private final SwitchCounters counters;
     private final long[] speedBps;
     private final long[] portMac;
     private final long[] lineFreeAt;
-    private final long[] pfcRefreshNanos;
     private final ParsedFrame parsed = new ParsedFrame();
-    private final int[] quantaScratch = new int[PRIORITIES];
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -79,38 +76,37 @@ public final class SwitchCore {
      */
     public SwitchCore(CoreConfig config, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
                       RandomSource random) {
-        if ("bfc".equals(config.mmu().scheme())) {
-            throw new IllegalArgumentException("scheme bfc needs its dataplane half (per-flow queue assignment and "
-                    + "upstream pauses), which SwitchCore does not drive yet; pick a PFC scheme");
-        }
         this.ports = config.ports();
         this.memory = memory;
         this.bytes = memory.bytes();
         this.allocator = allocator;
         this.sink = sink;
-        this.pfc = new PfcEmitter(ports, config.pauseQuanta());
-        this.mmu = Mmu.create(config.mmu(), pfc, random);
-        this.flowControl = mmu.flowControl();
+        this.speedBps = new long[ports];
+        this.portMac = new long[ports];
+        for (int p = 0; p < ports; p++) {
+            speedBps[p] = config.speedBps(p);
+            portMac[p] = config.portMac(p);
+        }
+        this.timers = new DeadlineHeap(2 * ports);
+        this.counters = new SwitchCounters(ports);
+        PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
+        this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
+        if (mmu.scheme() instanceof Bfc bfc) {
+            BfcLink bfcLink = new BfcLink(bfc.backpressure(), config.bfcBitmapPeriodNanos(), counters, timers, ports);
+            this.link = bfcLink;
+            this.scheduler = EgressScheduler.fairQueuing(ports, bfcLink.queuesPerPort(), config.mmu().mtuBytes());
+        } else {
+            this.link = pfcLink.attach(mmu.flowControl());
+            this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
+        }
         this.classifier = config.classifier();
         this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
         for (CoreConfig.StaticMac s : config.staticMacs()) {
             table.addStatic(s.mac(), s.port());
         }
         this.ecmp = new EcmpRoutes(config.ecmpGroups());
-        this.queues = new EgressQueues(ports, 64);
-        this.scheduler = new EgressScheduler(config.schedulers().toArray(SchedulerPolicy[]::new));
-        this.speedBps = new long[ports];
-        this.portMac = new long[ports];
-        this.pfcRefreshNanos = new long[ports];
-        for (int p = 0; p < ports; p++) {
-            speedBps[p] = config.speedBps(p);
-            portMac[p] = config.portMac(p);
-            pfcRefreshNanos[p] = Math.max(1, MacControl.quantaToNanos(config.pauseQuanta(), speedBps[p]) / 2);
-        }
-        this.pauses = new PauseTimers(speedBps);
+        this.queues = new EgressQueues(ports, link.queuesPerPort(), 64);
         this.lineFreeAt = new long[ports];
-        this.timers = new DeadlineHeap(2 * ports);
-        this.counters = new SwitchCounters(ports);
     }
 
     // ------------------------------------------------------------------ driver entry points
@@ -123,27 +119,32 @@ public final class SwitchCore {
         if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
             counters.malformed[port]++;
             allocator.free(handle);
-        } else if (parsed.etherType() == Ethernet.TYPE_MAC_CONTROL) {
-            receiveMacControl(port, now);
-            allocator.free(handle);
         } else {
-            forward(port, handle, offset, length, now);
+            int control = link.receive(port, parsed, now);
+            if (control == LinkControl.NOT_CONTROL) {
+                forward(port, handle, offset, length, now);
+            } else {
+                allocator.free(handle);                 // link-local: never forwarded
+                if (control == LinkControl.RESUMED) {
+                    serve(port, now);
+                }
+            }
         }
-        sendOwedPfcFrames(now);
+        sendOwedControlFrames(now);
     }
 
-    /** Runs every timer due at or before {@code now}: line wake-ups, pause expiries, PFC refreshes. */
+    /** Runs every timer due at or before {@code now}: line wake-ups, pause expiries, link timers. */
     public void onTimer(long now) {
         while (timers.earliest() <= now) {
             int id = timers.earliestId();
             timers.cancel(id);
             if (id < ports) {
                 serve(id, now);
-            } else if (flowControl.advertisedVector(id - ports) != 0) {
-                pfc.requestFrame(id - ports);            // refresh before the upstream's pause runs out
+            } else {
+                link.onTimer(id - ports, now);
             }
         }
-        sendOwedPfcFrames(now);
+        sendOwedControlFrames(now);
     }
 
     /** When the core next needs {@link #onTimer}, or {@link #NO_TIMER}. */
@@ -207,8 +208,12 @@ public final class SwitchCore {
         allocator.free(handle);
     }
 
-    /** MMU admission (queue = priority), then the egress queue; a refused frame is dropped and counted. */
+    /**
+     * MMU admission, then the egress queue the link control picks; a refused frame is dropped and
+     * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
+     */
     private void admit(int inPort, int priority, int outPort, long handle, int length, short ipv4Offset, long now) {
+        int queue = link.queueFor(parsed, priority, outPort, now);
         int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
@@ -222,45 +227,19 @@ public final class SwitchCore {
         slots.priority[slot] = (byte) priority;
         slots.ipv4Offset[slot] = ipv4Offset;
         slots.enqueuedAt[slot] = now;
-        queues.push(outPort, priority, slot, length);
+        link.onEnqueued(slots, slot, parsed, inPort, outPort, queue, now);
+        queues.push(outPort, queue, slot, length);
         int q = outPort * PRIORITIES + priority;
-        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], queues.bytes(outPort, priority));
+        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
         serve(outPort, now);
-    }
-
-    private void receiveMacControl(int port, long now) {
-        if (parsed.isPfc()) {
-            counters.pfcFramesRx[port]++;
-            int classEnable = parsed.classEnable();
-            for (int v = classEnable; v != 0; v &= v - 1) {
-                int p = Integer.numberOfTrailingZeros(v);
-                int quanta = parsed.quanta(p);
-                quantaScratch[p] = quanta;
-                (quanta == 0 ? counters.pfcXonRx : counters.pfcXoffRx)[port * PRIORITIES + p]++;
-            }
-            if (pauses.applyPfc(port, classEnable, quantaScratch, now) != 0) {
-                serve(port, now);
-            }
-        } else if (parsed.kind() == FrameKind.PAUSE) {
-            counters.pauseFramesRx[port]++;
-            boolean resumed = false;
-            for (int p = 0; p < PRIORITIES; p++) {
-                resumed |= pauses.apply(port, p, parsed.pauseQuanta(), now);
-            }
-            if (resumed) {
-                serve(port, now);
-            }
-        } else {
-            counters.malformed[port]++;             // another MAC-control opcode: never forwarded
-        }
     }
 
     // ------------------------------------------------------------------ transmit path
 
     /**
      * Starts the next frame on {@code port} if its line is free, and sets the port's wake-up for
-     * when it can do something next (line free, a pause running out, a PFC retry), if ever.
+     * when it can do something next (line free, a pause running out, a control-frame retry), if ever.
      */
     private void serve(int port, long now) {
         if (lineFreeAt[port] > now) {
@@ -268,25 +247,25 @@ public final class SwitchCore {
             return;
         }
         long wake = DeadlineHeap.NEVER;
-        if (pfc.owesFrame(port)) {
-            if (sendPfc(port, now)) {
+        if (link.owesFrame(port)) {
+            if (sendControl(port, now)) {
                 timers.set(port, lineFreeAt[port]);
                 return;
             }
-            if (pfc.owesFrame(port)) {                  // no buffer: data may go, retry after one frame time
+            if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
                 wake = now + LineRate.nanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
             }
         }
         int nonEmpty = queues.nonEmptyMask(port);
         if (nonEmpty != 0) {
-            int paused = pauses.pausedMask(port, nonEmpty, now);
+            int paused = link.pausedMask(port, nonEmpty, now);
             int eligible = nonEmpty & ~paused;
             if (eligible != 0) {
                 transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
                 timers.set(port, lineFreeAt[port]);
                 return;
             }
-            wake = Math.min(wake, pauses.earliestResume(port, paused));
+            wake = Math.min(wake, link.earliestResume(port, paused));
         }
         if (wake == DeadlineHeap.NEVER) {
             timers.cancel(port);
@@ -301,13 +280,16 @@ public final class SwitchCore {
         queues.pop(port, queue, length);
         scheduler.onDequeued(port, queue, length, (queues.nonEmptyMask(port) >>> queue & 1) == 0);
         long handle = slots.handle[slot];
-        int key = port * PRIORITIES + queue;
+        long frameOffset = memory.offset(handle);
+        int priority = slots.priority[slot];
+        int key = port * PRIORITIES + priority;
         short ipv4Offset = slots.ipv4Offset[slot];
-        if (ipv4Offset >= 0 && mmu.shouldMarkEcn(port, queue)
-                && Ipv4.markCongestionExperienced(bytes, memory.offset(handle) + ipv4Offset)) {
+        if (ipv4Offset >= 0 && mmu.shouldMarkEcn(port, priority)
+                && Ipv4.markCongestionExperienced(bytes, frameOffset + ipv4Offset)) {
             counters.ecnMarked[key]++;
         }
-        mmu.release(slots.inPort[slot], slots.priority[slot], port, queue, length, now);
+        mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+        link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
         long waited = now - slots.enqueuedAt[slot];
         counters.queueDelaySumNanos[key] += waited;
         counters.queueDelayMaxNanos[key] = Math.max(counters.queueDelayMaxNanos[key], waited);
@@ -319,43 +301,29 @@ public final class SwitchCore {
     }
 
     /**
-     * Sends the PFC frame {@code port} owes, if it still says something.
+     * Sends the control frame {@code port} owes, if it still says something.
      *
      * @return true when a frame went on the line
      */
-    private boolean sendPfc(int port, long now) {
-        int advertised = flowControl.advertisedVector(port);
-        int resumed = pfc.resumedMask(port) & ~advertised;
-        if ((advertised | resumed) == 0) {
-            pfc.forgive(port);                          // XOFF and XON cancelled out: nothing to say
-            return false;
-        }
+    private boolean sendControl(int port, long now) {
         long handle = allocator.allocate(Ethernet.MIN_FRAME_BYTES);
         if (handle == FrameAllocator.NO_HANDLE) {
-            counters.pfcNoBuffer[port]++;
+            counters.controlNoBuffer[port]++;
             return false;
         }
-        int length = pfc.write(port, advertised, bytes, memory.offset(handle), portMac[port]);
-        counters.pfcFramesTx[port]++;
-        for (int v = advertised; v != 0; v &= v - 1) {
-            counters.pfcXoffTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
-        }
-        for (int v = resumed; v != 0; v &= v - 1) {
-            counters.pfcXonTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
-        }
-        if (advertised != 0) {
-            timers.set(ports + port, now + pfcRefreshNanos[port]);
-        } else {
-            timers.cancel(ports + port);
+        int length = link.writeOwedFrame(port, bytes, memory.offset(handle), portMac[port], now);
+        if (length == 0) {
+            allocator.free(handle);
+            return false;
         }
         lineFreeAt[port] = now + LineRate.nanos(length, speedBps[port]);
         sink.transmit(port, handle, length, now);
         return true;
     }
 
-    /** Serves the ports whose PFC debt arose during the last MMU calls (the MMU calls back mid-operation). */
-    private void sendOwedPfcFrames(long now) {
-        for (int port = pfc.nextOwingPort(); port >= 0; port = pfc.nextOwingPort()) {
+    /** Serves the ports that came to owe a control frame during the last event (the MMU calls back mid-operation). */
+    private void sendOwedControlFrames(long now) {
+        for (int port = link.nextOwingPort(); port >= 0; port = link.nextOwingPort()) {
             serve(port, now);
         }
     }
@@ -382,12 +350,24 @@ public final class SwitchCore {
         return speedBps[port];
     }
 
-    public int queuedFrames(int port, int priority) {
-        return queues.frames(port, priority);
+    /** Frames waiting in egress queue {@code (port, queue)} (the queue is the priority under PFC). */
+    public int queuedFrames(int port, int queue) {
+        return queues.frames(port, queue);
     }
 
-    public long queuedBytes(int port, int priority) {
-        return queues.bytes(port, priority);
+    /** Bytes waiting in egress queue {@code (port, queue)} (the queue is the priority under PFC). */
+    public long queuedBytes(int port, int queue) {
+        return queues.bytes(port, queue);
+    }
+
+    /** Bytes waiting in all of {@code port}'s egress queues. */
+    public long queuedBytes(int port) {
+        return queues.portBytes(port);
+    }
+
+    /** Egress queues per port: 8 priorities under PFC, the per-flow queues under BFC. */
+    public int queuesPerPort() {
+        return queues.queuesPerPort();
     }
 
     /** Frames the core holds in its egress queues. */
@@ -395,14 +375,19 @@ public final class SwitchCore {
         return slots.inUse();
     }
 
-    /** Whether a received PFC keeps {@code (port, priority)} from starting a frame at {@code now}. */
-    public boolean isPaused(int port, int priority, long now) {
-        return pauses.isPaused(port, priority, now);
+    /** Whether the downstream neighbour keeps egress queue {@code (port, queue)} from starting a frame at {@code now}. */
+    public boolean isPaused(int port, int queue, long now) {
+        return link.pausedMask(port, 1 << queue, now) != 0;
     }
 
-    /** Time {@code (port, priority)} has spent paused by received PFC, up to {@code now}. */
-    public long pausedNanos(int port, int priority, long now) {
-        return pauses.pausedNanos(port, priority, now);
+    /** Time egress queue {@code (port, queue)} has spent paused by its downstream neighbour, up to {@code now}. */
+    public long pausedNanos(int port, int queue, long now) {
+        return link.pausedNanos(port, queue, now);
+    }
+
+    /** Control frames {@code port} sent that paused its upstream neighbour (PFC XOFF or BFC PAUSE frames). */
+    public long pauseFramesSent(int port) {
+        return link.pauseFramesSent(port);
     }
 
     /** When the frame now on {@code port}'s line has left it (in the past when the line is idle). */

@@ -33,11 +33,23 @@ public final class SwitchCounters {
     public final long[] pfcXonTx;
     /** 802.3x PAUSE frames received (they pause every priority), by port. */
     public final long[] pauseFramesRx;
-    /** PFC frames the core wanted to send but got no buffer for (sent later), by port. */
-    public final long[] pfcNoBuffer;
+    /** Control frames (PFC, BFC) the core wanted to send but got no buffer for (sent later), by port. */
+    public final long[] controlNoBuffer;
+    /** BFC control frames sent, by port and kind: PAUSE and RESUME of one upstream queue, periodic BITMAP. */
+    public final long[] bfcPauseTx;
+    public final long[] bfcResumeTx;
+    public final long[] bfcBitmapTx;
+    /** BFC control frames received and applied, by port. */
+    public final long[] bfcControlRx;
+    /** BFC control frames received and ignored, by port: stale sequence number or a queue out of range. */
+    public final long[] bfcControlIgnored;
+    /** Data frames whose BFC shim names an upstream queue we keep no pause counter for (not backpressured), by ingress port. */
+    public final long[] bfcBadUpstreamQueue;
+    /** Control frames of a flow control the port does not run (PFC on a BFC switch, BFC on a PFC switch), by port. */
+    public final long[] foreignControl;
     /** Frames marked CE at dequeue, by (egress port, priority). */
     public final long[] ecnMarked;
-    /** Most bytes ever waiting in an egress queue, by (egress port, priority). */
+    /** Most bytes of one class ever waiting at an egress port (the MMU's egress view), by (egress port, priority). */
     public final long[] maxQueueBytes;
     /** Sum and maximum of the time frames waited in an egress queue, by (egress port, priority). */
     public final long[] queueDelaySumNanos;
@@ -68,7 +80,14 @@ public final class SwitchCounters {
         pfcXoffTx = new long[keys];
         pfcXonTx = new long[keys];
         pauseFramesRx = new long[ports];
-        pfcNoBuffer = new long[ports];
+        controlNoBuffer = new long[ports];
+        bfcPauseTx = new long[ports];
+        bfcResumeTx = new long[ports];
+        bfcBitmapTx = new long[ports];
+        bfcControlRx = new long[ports];
+        bfcControlIgnored = new long[ports];
+        bfcBadUpstreamQueue = new long[ports];
+        foreignControl = new long[ports];
         ecnMarked = new long[keys];
         maxQueueBytes = new long[keys];
         queueDelaySumNanos = new long[keys];

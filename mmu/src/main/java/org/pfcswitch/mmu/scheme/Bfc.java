@@ -14,7 +14,8 @@ import org.pfcswitch.mmu.Verdict;
 
 /**
  * {@code bfc}: Backpressure Flow Control (NSDI'22). BFC has no drop logic and no PFC: the buffer only
- * guards the physical memory (and, optionally, a DT cap per egress queue), and congestion is pushed
+ * guards the physical memory (and, optionally, a DT cap per egress port and class: the ledger counts
+ * egress bytes per priority, the per-flow queue lengths live in {@link BfcBackpressure}), and congestion is pushed
  * back per upstream queue by {@link BfcBackpressure}, which the dataplane drives per packet. BFC is
  * not lossless (§3.1): a lossless-priority packet that finds the buffer full is counted as a
  * {@code lossless_violation}.
@@ -29,7 +30,7 @@ import org.pfcswitch.mmu.Verdict;
  * <tr><td>stickyNs</td><td>0 = 2·HRTT</td><td>BFC §3.3.2</td></tr>
  * <tr><td>thresholdMinBytes</td><td>0 = MTU</td><td>[D] spec III.4</td></tr>
  * <tr><td>preferUnpaused</td><td>false</td><td>[D] spec III.3</td></tr>
- * <tr><td>dtAlpha</td><td>0 = off (optional DT cap per egress queue)</td><td>[D] spec III.1</td></tr>
+ * <tr><td>dtAlpha</td><td>0 = off (optional DT cap per egress port and class)</td><td>[D] spec III.1</td></tr>
  * </table>
  */
 public final class Bfc implements AdmissionScheme {

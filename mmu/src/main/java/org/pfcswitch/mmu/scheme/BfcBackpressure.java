@@ -5,7 +5,8 @@ import org.pfcswitch.mmu.RandomSource;
 
 /**
  * BFC's per-hop, per-flow backpressure state (Goyal et al., NSDI'22 §3.3; scheme spec III.2–III.5),
- * without its dataplane half (the upstreamQ header and the control frames come in a later issue):
+ * whose dataplane half (the upstreamQ shim, the control frames, the queues) is the switch core's
+ * {@code BfcLink}:
  * <ul>
  *   <li>Dynamic queue assignment: a flow-table entry per (egress port, hash of the flow id) maps a
  *       flow to one of the port's physical queues. An entry with no packets in the switch that has
@@ -196,5 +197,10 @@ public final class BfcBackpressure {
 
     public int queuesPerPort() {
         return queuesPerPort;
+    }
+
+    /** Pause counters per ingress port: upstream queue ids 0..upstreamQueues−1 are backpressured. */
+    public int upstreamQueues() {
+        return upstreamQueues;
     }
 }
