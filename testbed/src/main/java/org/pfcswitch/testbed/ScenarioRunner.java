@@ -89,7 +89,8 @@ public final class ScenarioRunner {
         for (int p = 0; p < ports; p++) {
             pauses[p] = pausesSent(tb.coreOf(p).counters(), tb.portOf(p));
             RoceHost h = tb.host(p);
-            for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
+            boolean holdsNothing = h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
+            for (int prio = 0; prio < SwitchCounters.PRIORITIES && !holdsNothing; prio++) {
                 pausedNanos[p] += h.pausedNanos(prio, end);
             }
             firstPause[p] = h.firstPauseNanos();
@@ -150,7 +151,11 @@ public final class ScenarioRunner {
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()));
         for (int i = 0; i < s.hosts().size(); i++) {
-            b.link(i, s.hosts().get(i).rateBps(), s.hosts().get(i).delayNanos());
+            Scenario.Host h = s.hosts().get(i);
+            b.link(i, h.rateBps(), h.delayNanos());
+            if (h.cloneOf() >= 0) {
+                b.cloneOf(i, h.cloneOf(), h.clonePfc());
+            }
         }
         return b.build();
     }
