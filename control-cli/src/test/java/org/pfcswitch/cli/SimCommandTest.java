@@ -24,6 +24,7 @@ class SimCommandTest {
     private static final Path SCENARIOS = Path.of("..", "testbed-configs", "scenarios");
     private static final String SPFC = SCENARIOS.resolve("spfc-victim.yaml").toString();
     private static final String DSH = SCENARIOS.resolve("dsh-collateral.yaml").toString();
+    private static final String NINE = SCENARIOS.resolve("spfc-testbed-9port.yaml").toString();
     /** 3 ms of the SPFC case: 2 ms of bursts, throughput measured over them (the full case is 12 ms). */
     private static final String[] SPFC_SHORT = {"--set", "duration=3ms", "--set", "measure.to=3ms",
             "--set", "traffic.bursts.repeatUntil=3ms"};
@@ -92,6 +93,32 @@ class SimCommandTest {
         assertTrue(spfcF1 > dtF1, "F1 must get more throughput under SPFC; " + at);
         assertEquals(0, number(json, "dt", "\"losslessViolations\":(\\d+)"), at);
         assertEquals(0, number(json, "spfc", "\"losslessViolations\":(\\d+)"), at);
+    }
+
+    /**
+     * The SPFC testbed at its own scale (9 x 10 G, 2.5 MB; N = 6: H1 and its 5 clone ports), 10 ms of
+     * bursts. DT pauses the victim port H0 only while F2 runs above its fair share of R2, C/(N+1) =
+     * 1.43 Gb/s (testbed/SPFC-INVESTIGATION.md, "The 9-port testbed"). With DCQCN's 1 Gb/s floor F2
+     * falls below it within about 250 us, so neither scheme pauses H0: the paper's DT victim effect
+     * does not appear here. With the floor at 2 Gb/s DT pauses H0 and SPFC never does, and F1 gets
+     * more under SPFC: the paper's direction. The clone ports deliver 5 copies of H1's traffic.
+     */
+    @Test
+    void ninePortTestbedPausesTheVictimUnderDtOnlyWhileF2StaysAboveItsFairShare() {
+        String[] shortRun = {"-c", NINE, "--scheme", "dt,spfc", "--json", "--set", "duration=20ms",
+                "--set", "measure.to=20ms", "--set", "traffic.burst.repeatUntil=20ms"};
+        Cli floor1 = sim(shortRun);
+        assertEquals(0, floor1.exitCode(), floor1.err());
+        String json = floor1.out();
+        for (String scheme : new String[] {"dt", "spfc"}) {
+            assertEquals(0, number(json, scheme, "\"pfcPausesSentByPort\":\\{\"H0\":(\\d+)"), scheme + ": " + json);
+            assertEquals(0, number(json, scheme, "\"losslessViolations\":(\\d+)"), json);
+            double burst = decimal(json, scheme, "\"burst\":([0-9.]+)");
+            double clones = decimal(json, scheme, "\"clones\":([0-9.]+)");
+            assertTrue(burst > 1 && Math.abs(clones - 5 * burst) < 0.05 * clones, scheme + ": 5 copies of H1's "
+                    + burst + " Gb/s, got " + clones + " Gb/s; " + json);
+        }
+        assertSpfcBeatsDt(6, true, concat(shortRun, "--set", "cc.minRate=2G"));
     }
 
     @Test
@@ -215,7 +242,7 @@ class SimCommandTest {
     void badScenarioFilesGetOneLineNamingFileAndKey(@TempDir Path dir) throws IOException {
         String base = Files.readString(Path.of(DSH));
         expectError(dir, base.replace("duration: 1ms", "duration: soon"), "duration: expected a time like 9us");
-        expectError(dir, base.replace("kind: incast", "kind: outcast"), "traffic.fanin.kind: expected flow, incast or poisson");
+        expectError(dir, base.replace("kind: incast", "kind: outcast"), "traffic.fanin.kind: expected flow, incast, poisson or replay");
         expectError(dir, base.replace("to: R1, bytes: 64KiB", "to: R9, bytes: 64KiB"), "traffic.fanin.to: no host named 'R9'");
         expectError(dir, base.replace("seed: 1", "seed: 1\nsped: 2"), "sped");
         expectError(dir, base.replace("mtuBytes: 1500", "mtuBytes: 1500\n  ports: {count: 4, speed: 100G}"),
@@ -224,6 +251,15 @@ class SimCommandTest {
         expectError(dir, ls.replace("kind: leafSpine", "kind: fatTree"), "topology.kind: expected leafSpine or single");
         expectError(dir, ls.replace("to: L1H0", "to: L2H0"), "traffic.F0.to: no host named 'L2H0'");
         expectError(dir, ls.replace("spines: 2", "spines: 2\n  cores: 4"), "cores");
+        String nine = Files.readString(Path.of(NINE));
+        expectError(dir, nine.replace("of: H1", "of: H9"), "traffic.clones.of: no host named 'H9'");
+        expectError(dir, nine.replace("pfc: ignore", "pfc: maybe"), "traffic.clones.pfc: expected ignore or skip, got 'maybe'");
+        expectError(dir, nine.replace("from: C0, count: 5", "from: C0, count: 6"),
+                "traffic.clones.count: 6 clone ports from C0 run past the last host (C4)");
+        expectError(dir, nine.replace("{name: C, count: 5, speed: 10G", "{name: C, count: 5, speed: 25G"),
+                "traffic.clones.from: clone port C0 needs the link of H1");
+        expectError(dir, nine.replace("F1: {kind: flow, from: H0", "F1: {kind: flow, from: C0"),
+                "traffic.F1.from: host C0 is a clone port of H1");
         Cli c = sim("-c", DSH, "--set", "traffic.nosuch.count=3");
         assertEquals(1, c.exitCode());
         assertTrue(c.err().contains("--set traffic.nosuch.count: traffic.nosuch does not exist"), c.err());

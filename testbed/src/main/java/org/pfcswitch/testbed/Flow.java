@@ -42,6 +42,12 @@ final class Flow {
     int expectedPsn;
     /** Receiver side (notification point): when the last CNP for this QP left, or MIN_VALUE. */
     long lastCnpAt = Long.MIN_VALUE;
+    /**
+     * The copies of this flow that the sender's clone ports replay, one per clone port in the
+     * sender's clone order, or null: same size, priority and receiver, each with the clone port's
+     * own MAC, IP and QP (see {@link Testbed.Builder#cloneOf}).
+     */
+    Flow[] shadows;
     private long sentBytes;
     private long messageLeft;
     private int psn;

@@ -7,6 +7,9 @@ package org.pfcswitch.testbed;
  */
 public interface FlowListener {
 
+    /** {@code flow} was added to the testbed (it starts at its start time); shadows of clone ports included. */
+    default void onFlowAdded(int flow) {}
+
     /** The sender put the last byte of {@code flow} on its line at {@code now}. */
     default void onFlowSent(int flow, long now) {}
 

@@ -32,6 +32,11 @@ public final class HeapSlab implements PacketMemory, FrameAllocator {
         }
     }
 
+    /** Bytes per slot: the largest frame it holds. */
+    int slotBytes() {
+        return slotBytes;
+    }
+
     @Override
     public MemorySegment bytes() {
         return bytes;

@@ -2,6 +2,7 @@ package org.pfcswitch.testbed;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 import org.pfcswitch.codec.Bfc;
@@ -31,6 +32,12 @@ import org.pfcswitch.dataplane.core.PauseTimers;
  * DCQCN notification point: a CE-marked data packet makes it send a CNP (BTH opcode 0x81) to the
  * sender, at most one per QP per CNP interval. It answers every packet that asks for an ACK (the
  * last one of each message) with an RC ACK; the sender notes the flow's final ACK.
+ *
+ * <p>A host may instead be a <em>clone port</em> of another ({@link Testbed.Builder#cloneOf}): it
+ * originates nothing; every data frame its source puts on its line, the clone puts on its own
+ * line at the same instant, as that flow's shadow (same length, opcode, PSN and priority; the
+ * clone's MAC, IP and QP). It handles the ACKs and CNPs the receiver sends back to the shadow
+ * flows (nothing reacts to a CNP: no rate limiter) and a PFC PAUSE per its {@link ClonePfc}.
  */
 public final class RoceHost implements Node {
 
@@ -78,6 +85,11 @@ public final class RoceHost implements Node {
 
     /** NIC queues of a BFC NIC: QP {@code id} uses queue {@code id mod NIC_QUEUES}. */
     static final int NIC_QUEUES = 32;
+    private RoceHost cloneSource;                   // non-null: a clone port replaying this host
+    private ClonePfc clonePfc = ClonePfc.IGNORE;
+    private RoceHost[] clones = new RoceHost[0];    // the clone ports replaying this host, in order
+    private MemorySegment skipped;                  // SKIP: where a skipped copy is written and dropped
+    private long framesSkipped;
 
     RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
              DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority, boolean bfcNic) {
@@ -100,6 +112,18 @@ public final class RoceHost implements Node {
     void attach(int id, Wire nicWire) {
         this.nodeId = id;
         this.wire = nicWire;
+    }
+
+    /** Makes this host a clone port of {@code source} (before the run; source must not be a clone). */
+    void cloneOf(RoceHost source, ClonePfc mode) {
+        if (source == this || source.cloneSource != null || cloneSource != null || clones.length > 0) {
+            throw new IllegalArgumentException("host " + index + " cannot clone host " + source.index
+                    + ": a clone port replays one host that is itself no clone");
+        }
+        cloneSource = source;
+        clonePfc = mode;
+        source.clones = Arrays.copyOf(source.clones, source.clones.length + 1);
+        source.clones[source.clones.length - 1] = this;
     }
 
     public void observe(HostObserver o) {
@@ -183,6 +207,12 @@ public final class RoceHost implements Node {
             f.nextSendAt = rate >= rateBps ? lineFreeAt : now + LineRate.nanos(length, rate);
         }
         wire.send(handle, length, now);
+        Flow[] shadows = f.shadows;
+        if (shadows != null) {
+            for (int k = 0; k < shadows.length; k++) {
+                clones[k].replay(shadows[k], length, now);
+            }
+        }
         if (f.sentAll()) {
             System.arraycopy(active, slot + 1, active, slot, activeCount - slot - 1);   // keep the round-robin order
             active[--activeCount] = null;
@@ -195,6 +225,32 @@ public final class RoceHost implements Node {
             cursor = 0;
         }
         wakeAt(lineFreeAt);
+    }
+
+    /**
+     * A clone port: its source just started a frame of {@code sourceLength} bytes of the flow whose
+     * copy is {@code shadow}; start the copy now on this line (same rate, so it never overlaps).
+     */
+    private void replay(Flow shadow, int sourceLength, long now) {
+        int length = shadow.nextFrameLength();
+        if (length != sourceLength) {
+            throw new IllegalStateException("clone " + index + ": copy of " + length + " B for a " + sourceLength + " B frame");
+        }
+        if (clonePfc == ClonePfc.SKIP && pause.isPaused(0, shadow.priority, now)) {
+            if (skipped == null) {
+                skipped = MemorySegment.ofArray(new byte[slab.slotBytes()]);
+            }
+            shadow.writeNext(skipped, 0);          // the shadow's PSN moves on: the packet is lost, not late
+            framesSkipped++;
+            return;
+        }
+        long handle = slab.allocateOrFail(length);
+        int payload = shadow.writeNext(slab.bytes(), slab.offset(handle));
+        records.onSent(shadow.id, payload);
+        framesSent++;
+        observer.onTransmit(index, shadow.id, shadow.priority, length, now);
+        lineFreeAt = now + LineRate.nanos(length, rateBps);
+        wire.send(handle, length, now);
     }
 
     private void sendControl(long now) {
@@ -304,7 +360,7 @@ public final class RoceHost implements Node {
             firstPauseAt = now;
         }
         observer.onPfc(index, classEnable, quanta, now);
-        if (pause.applyPfc(0, classEnable, quanta, now) != 0) {
+        if (pause.applyPfc(0, classEnable, quanta, now) != 0 && cloneSource == null) {
             transmit(now);
         }
     }
@@ -394,6 +450,13 @@ public final class RoceHost implements Node {
     public long cnpsSent() { return cnpsSent; }
     public long cnpsReceived() { return cnpsReceived; }
     public long acksSent() { return acksSent; }
+    /** The index of the host this clone port replays, or -1 for an ordinary host. */
+    public int cloneSource() { return cloneSource == null ? -1 : cloneSource.index; }
+    public ClonePfc clonePfc() { return clonePfc; }
+    /** Copies a SKIP clone port dropped because it was paused. */
+    public long framesSkipped() { return framesSkipped; }
+    int cloneCount() { return clones.length; }
+    RoceHost clone(int k) { return clones[k]; }
     /** When the first PFC frame that paused some priority arrived, or -1 if none did. */
     public long firstPauseNanos() { return firstPauseAt; }
     public long pausedNanos(int priority, long now) { return pause.pausedNanos(0, priority, now); }

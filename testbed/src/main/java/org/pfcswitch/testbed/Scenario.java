@@ -33,8 +33,15 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
                        long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
                        long seed, Topology topology) {
 
-    /** One host and its link to the switch. */
-    public record Host(String name, long rateBps, long delayNanos) {}
+    /**
+     * One host and its link to the switch; with {@code cloneOf >= 0} a clone port that replays host
+     * {@code cloneOf}'s data frames and treats a PAUSE per {@code clonePfc} ({@link Testbed.Builder#cloneOf}).
+     */
+    public record Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc) {
+        public Host(String name, long rateBps, long delayNanos) {
+            this(name, rateBps, delayNanos, -1, ClonePfc.IGNORE);
+        }
+    }
 
     /**
      * The switches: {@code hostsPerLeaf == 0} is one switch with every host on it; otherwise
@@ -95,6 +102,17 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
         if (measureFromNanos < 0 || measureToNanos <= measureFromNanos || measureToNanos > durationNanos) {
             throw new IllegalArgumentException("measure window must satisfy 0 <= from < to <= duration, got "
                     + measureFromNanos + ".." + measureToNanos + " ns of " + durationNanos);
+        }
+        for (int i = 0; i < hosts.size(); i++) {
+            int src = hosts.get(i).cloneOf();
+            if (src < 0) {
+                continue;
+            }
+            if (topology.isLeafSpine() || src == i || src >= hosts.size() || hosts.get(src).cloneOf() >= 0
+                    || hosts.get(i).clonePfc() == null) {
+                throw new IllegalArgumentException("host " + hosts.get(i).name() + ": a clone port replays another host"
+                        + " of the same single switch that is itself no clone");
+            }
         }
         for (int p : reportPorts) {
             if (p < 0 || p >= hosts.size()) {

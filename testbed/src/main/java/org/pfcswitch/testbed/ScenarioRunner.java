@@ -85,7 +85,8 @@ public final class ScenarioRunner {
         for (int p = 0; p < ports; p++) {
             pauses[p] = tb.coreOf(p).pauseFramesSent(tb.portOf(p));
             RoceHost h = tb.host(p);
-            pausedNanos[p] = h.pausedNanos(end);
+            boolean holdsNothing = h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
+            pausedNanos[p] = holdsNothing ? 0 : h.pausedNanos(end);
             firstPause[p] = h.firstPauseNanos();
             if (firstPause[p] >= 0 && (first < 0 || firstPause[p] < first)) {
                 first = firstPause[p];
@@ -135,7 +136,11 @@ public final class ScenarioRunner {
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()));
         for (int i = 0; i < s.hosts().size(); i++) {
-            b.link(i, s.hosts().get(i).rateBps(), s.hosts().get(i).delayNanos());
+            Scenario.Host h = s.hosts().get(i);
+            b.link(i, h.rateBps(), h.delayNanos());
+            if (h.cloneOf() >= 0) {
+                b.cloneOf(i, h.cloneOf(), h.clonePfc());
+            }
         }
         return b.build();
     }

@@ -10,7 +10,8 @@ import java.util.List;
  * @param scheme             the MMU scheme
  * @param pausesSentByPort   PFC frames with a pause (quanta &gt; 0) the switch sent, per host port (refreshes included)
  * @param fabricPausesSent   the same on switch-to-switch ports of a leaf-spine, all switches together (0 on one switch)
- * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority)
+ * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority); 0 for a clone
+ *                           port that ignores PAUSE ({@link ClonePfc#IGNORE}), which nothing holds
  * @param firstPauseNanos    when the first pause reached any host, or -1
  * @param firstPauseByPort   when the first pause reached each host, or -1
  * @param throughputBps      per traffic (scenario order): payload bits received in the measure window per second

@@ -35,6 +35,9 @@ import org.pfcswitch.mmu.RandomSource;
  * over its S uplinks, so flows spread over the spines by flow hash while each flow keeps one
  * path; a spine has a static entry per host towards its leaf. Switch i is leaf i for
  * i &lt; L, then spine i - L. Every switch gets the same MMU settings, each with its own ports.
+ *
+ * <p>On one switch a host may be a clone port of another ({@link Builder#cloneOf}): it replays
+ * the other's data frames at the same instants, as the SPFC testbed's virtual ports do.
  */
 public final class Testbed {
 
@@ -95,6 +98,13 @@ public final class Testbed {
         }
 
         @Override
+        public void onFlowAdded(int flow) {
+            for (FlowListener l : all) {
+                l.onFlowAdded(flow);
+            }
+        }
+
+        @Override
         public void onFlowSent(int flow, long now) {
             for (FlowListener l : all) {
                 l.onFlowSent(flow, now);
@@ -138,13 +148,12 @@ public final class Testbed {
         }
         RoceHost from = hosts[src];
         RoceHost to = hosts[dst];
-        RoceFrameBuilder template = new RoceFrameBuilder().macs(to.mac(), from.mac()).ips(from.ip(), to.ip())
-                .dscp(priority * 8).udpSrcPort(49152 + (records.count() & 0x3FFF));
-        Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
-        if (from.bfcNic()) {
-            template.bfcUpstreamQueue(RoceHost.nicQueue(records.count()));
+        if (from.cloneSource() >= 0 || to.cloneSource() >= 0) {
+            throw new IllegalArgumentException("flow " + src + " -> " + dst + ": host " + (from.cloneSource() >= 0 ? src : dst)
+                    + " is a clone port; it only replays host " + Math.max(from.cloneSource(), to.cloneSource()));
         }
-        Flow f = new Flow(records.count(), src, dst, priority, bytes, payloadMtu, template.destQp(records.count()), cc);
+        Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
+        Flow f = newFlow(from, to, priority, bytes, cc);
         long ideal;
         if (hostSwitch[src] == hostSwitch[dst]) {
             ideal = idealNanos(f, from.rateBps(), to.rateBps(), delayNanos[src] + delayNanos[dst]);
@@ -154,8 +163,33 @@ public final class Testbed {
         }
         int id = records.add(bytes, startNanos, src, dst, ideal);
         table.add(f);
+        listeners.onFlowAdded(id);
+        int clones = from.cloneCount();
+        if (clones > 0) {                  // its copies: ids right after it, no start event (the source drives them)
+            f.shadows = new Flow[clones];
+            for (int k = 0; k < clones; k++) {
+                RoceHost c = from.clone(k);
+                Flow shadow = newFlow(c, to, priority, bytes, null);
+                shadow.start();
+                f.shadows[k] = shadow;
+                records.add(bytes, startNanos, c.index(), dst, ideal);
+                table.add(shadow);
+                listeners.onFlowAdded(shadow.id);
+            }
+        }
         loop.schedule(startNanos, hostNode[src], EventLoop.FLOW_START, 0, id);
         return id;
+    }
+
+    /** A flow with the next id (also its QP number) from {@code from} to {@code to}. */
+    private Flow newFlow(RoceHost from, RoceHost to, int priority, long bytes, Dcqcn cc) {
+        int id = records.count();
+        RoceFrameBuilder template = new RoceFrameBuilder().macs(to.mac(), from.mac()).ips(from.ip(), to.ip())
+                .dscp(priority * 8).udpSrcPort(49152 + (id & 0x3FFF));
+        if (from.bfcNic()) {
+            template.bfcUpstreamQueue(RoceHost.nicQueue(id));
+        }
+        return new Flow(id, from.index(), to.index(), priority, bytes, payloadMtu, template.destQp(id), cc);
     }
 
     /**
@@ -214,6 +248,8 @@ public final class Testbed {
         return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
     }
     public RoceHost host(int i) { return hosts[i]; }
+    /** The event-loop node of host {@code i} (tests deliver frames to it directly). */
+    int nodeOf(int host) { return hostNode[host]; }
     public int hosts() { return hosts.length; }
     public FlowRecords records() { return records; }
     public HeapSlab slab() { return slab; }
@@ -235,6 +271,8 @@ public final class Testbed {
         private int slabSlots;
         private DcqcnConfig dcqcn = DcqcnConfig.none();
         private int controlPriority = 6;
+        private final int[] cloneSource;
+        private final ClonePfc[] clonePfc;
 
         private Builder(int hosts, Fabric fabric) {
             if (hosts < 2) {
@@ -244,6 +282,9 @@ public final class Testbed {
             this.fabric = fabric;
             rateBps = new long[hosts];
             delayNanos = new long[hosts];
+            cloneSource = new int[hosts];
+            Arrays.fill(cloneSource, -1);
+            clonePfc = new ClonePfc[hosts];
             links(100_000_000_000L, 1_000);
         }
 
@@ -258,6 +299,29 @@ public final class Testbed {
         public Builder link(int host, long bps, long delayNs) {
             rateBps[host] = bps;
             delayNanos[host] = delayNs;
+            return this;
+        }
+
+        /**
+         * Makes host {@code clone} a clone port of host {@code source} (one switch only): the SPFC
+         * testbed's virtual ports, on which the switch replays a physical port's ingress (SPFC §VII-B).
+         * Every data frame the source starts on its line, the clone starts on its own line at the same
+         * instant, so the switch receives both at the same nanosecond (the clone's link must have the
+         * source's rate and delay). The copy is the frame of a shadow flow: same length, opcode, PSN,
+         * priority and receiver, but the clone's source MAC and IP and its own QP, so the switch's
+         * per-port accounting, the receiver's PSN check, ACKs and CNPs all stay per port. The receiver
+         * ACKs and CNPs the shadow flows as usual; those go back to the clone port, where nothing
+         * reacts (no rate limiter: the source's DCQCN hears only about its own frames). A PAUSE sent
+         * to the clone port is handled per {@code pfc}. A clone sends no flows of its own and receives
+         * none; control frames the source sends (ACKs, CNPs) are not replayed.
+         */
+        public Builder cloneOf(int clone, int source, ClonePfc pfc) {
+            if (clone < 0 || clone >= hostCount || source < 0 || source >= hostCount || clone == source) {
+                throw new IllegalArgumentException("cloneOf: hosts must be two different indexes 0.." + (hostCount - 1)
+                        + ", got " + clone + " of " + source);
+            }
+            cloneSource[clone] = source;
+            clonePfc[clone] = java.util.Objects.requireNonNull(pfc, "cloneOf: pfc");
             return this;
         }
 
@@ -289,6 +353,23 @@ public final class Testbed {
         public Testbed build() {
             if (payloadMtu < 256 || payloadMtu > 4096) {
                 throw new IllegalArgumentException("payloadMtu must be 256..4096, got " + payloadMtu);
+            }
+            for (int i = 0; i < hostCount; i++) {
+                int src = cloneSource[i];
+                if (src < 0) {
+                    continue;
+                }
+                if (fabric.isLeafSpine()) {
+                    throw new IllegalStateException("clone ports exist on a single switch only");
+                }
+                if (cloneSource[src] >= 0) {
+                    throw new IllegalArgumentException("host " + i + " clones host " + src + ", which is itself a clone port");
+                }
+                if (rateBps[i] != rateBps[src] || delayNanos[i] != delayNanos[src]) {
+                    throw new IllegalArgumentException("clone port " + i + " needs the link of host " + src + " ("
+                            + rateBps[src] + " b/s, " + delayNanos[src] + " ns), got " + rateBps[i] + " b/s, "
+                            + delayNanos[i] + " ns");
+                }
             }
             if (fabric.isLeafSpine()) {
                 return buildLeafSpine();
@@ -332,6 +413,11 @@ public final class Testbed {
             }
             for (RoceHost h : hosts) {
                 h.peers(hosts);
+            }
+            for (int i = 0; i < hostCount; i++) {
+                if (cloneSource[i] >= 0) {
+                    hosts[i].cloneOf(hosts[cloneSource[i]], clonePfc[i]);
+                }
             }
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {

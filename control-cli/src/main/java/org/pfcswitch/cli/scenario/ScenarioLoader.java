@@ -10,11 +10,13 @@ import org.pfcswitch.cli.config.ConfigException;
 import org.pfcswitch.cli.config.ConfigNode;
 import org.pfcswitch.cli.config.MmuConfigLoader;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.testbed.ClonePfc;
 import org.pfcswitch.testbed.DcqcnConfig;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
 import org.pfcswitch.testbed.LongLivedFlow;
 import org.pfcswitch.testbed.PoissonFlows;
+import org.pfcswitch.testbed.Replay;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.Traffic;
 import org.snakeyaml.engine.v2.api.Dump;
@@ -56,9 +58,15 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
  *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
  *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
+ *   clones: {kind: replay, of: H1, from: C0, count: 5, pfc: ignore}
+ *                                # C0..C4 become clone ports: the switch replays H1's data frames on
+ *                                # them at the same instants (their links must equal H1's); a PAUSE to
+ *                                # them is ignored (default) or makes them skip copies while paused
+ *                                # (skip); count: 0 = none. Reported as the copies' throughput.
  * report: {ports: [H0, R1, R2], fctBins: [10KB, 100KB, 1MB]}
  * </pre>
- * Host selectors ({@code from}, {@code to}) are a host name, a list of names, or {@code all};
+ * Host selectors ({@code from}, {@code to}) are a host name, a list of names, or {@code all} (every
+ * host but clone ports; a clone port is never a flow's endpoint);
  * {@code count: n} with one name takes n consecutive hosts from it. A {@code cdf} path is relative
  * to the scenario file's folder. In a leaf-spine every switch gets the {@code mmu:} settings; a
  * leaf reaches remote hosts through an ECMP group over its spine uplinks (see the testbed's
@@ -148,6 +156,9 @@ public final class ScenarioLoader {
         Scenario.Topology topology = readTopology(root);
         List<Scenario.Host> hosts = topology.isLeafSpine() ? leafSpineHosts(root.child("topology"), topology)
                 : readHosts(root);
+        if (!topology.isLeafSpine()) {
+            readClones(root, hosts);
+        }
         MmuConfig mmu = MmuConfigLoader.load(root);
         long duration = root.nanos("duration");
         List<String> schemes = root.has("schemes") ? root.strings("schemes") : List.of("dt");
@@ -264,6 +275,59 @@ public final class ScenarioLoader {
         return hosts;
     }
 
+    /**
+     * The {@code kind: replay} entries first: each makes {@code count} hosts from {@code from} clone
+     * ports of host {@code of} (the switch replays its data frames on them, SPFC §VII-B), with a
+     * PAUSE to them handled per {@code pfc}. Marks them in {@code hosts}, so that no other traffic
+     * can use them as endpoints.
+     */
+    private static void readClones(ConfigNode root, List<Scenario.Host> hosts) {
+        if (!root.has("traffic")) {
+            return;
+        }
+        ConfigNode all = root.child("traffic");
+        for (String name : all.keys()) {
+            ConfigNode t = all.child(name);
+            if (!t.has("kind") || !"replay".equals(t.string("kind"))) {
+                continue;
+            }
+            t.allowOnly("kind", "of", "from", "count", "pfc");
+            int src = hostIndex(t, "of", hosts, t.string("of"));
+            int first = hostIndex(t, "from", hosts, t.string("from"));
+            int count = t.integer("count", 1, 0, 4096);
+            if (first + count > hosts.size()) {
+                throw t.error("count", count + " clone ports from " + t.string("from") + " run past the last host ("
+                        + hosts.getLast().name() + ")");
+            }
+            String pfc = t.string("pfc", "ignore");
+            ClonePfc mode = switch (pfc) {
+                case "ignore" -> ClonePfc.IGNORE;
+                case "skip" -> ClonePfc.SKIP;
+                default -> throw t.error("pfc", "expected ignore or skip, got '" + pfc + "'");
+            };
+            Scenario.Host source = hosts.get(src);
+            if (source.cloneOf() >= 0) {
+                throw t.error("of", source.name() + " is itself a clone port; a clone replays a host that sends");
+            }
+            for (int c = first; c < first + count; c++) {
+                Scenario.Host h = hosts.get(c);
+                if (c == src) {
+                    throw t.error("from", "host " + h.name() + " cannot be a clone port of itself");
+                }
+                if (h.cloneOf() >= 0) {
+                    throw t.error("from", "host " + h.name() + " is already a clone port of "
+                            + hosts.get(h.cloneOf()).name());
+                }
+                if (h.rateBps() != source.rateBps() || h.delayNanos() != source.delayNanos()) {
+                    throw t.error("from", "clone port " + h.name() + " needs the link of " + source.name() + " ("
+                            + source.rateBps() + " b/s, " + source.delayNanos() + " ns) so that its copies arrive at the"
+                            + " same instants; its hosts: entry gives " + h.rateBps() + " b/s, " + h.delayNanos() + " ns");
+                }
+                hosts.set(c, new Scenario.Host(h.name(), h.rateBps(), h.delayNanos(), src, mode));
+            }
+        }
+    }
+
     private static DcqcnConfig readCc(ConfigNode root) {
         if (!root.has("cc")) {
             return DcqcnConfig.defaults();
@@ -306,6 +370,8 @@ public final class ScenarioLoader {
                     long bytes = "forever".equals(t.string("bytes")) ? FOREVER : t.bytes("bytes");
                     long start = t.nanos("start", 0);
                     distinct(t, src, dst);
+                    notClone(t, "from", hosts, src);
+                    notClone(t, "to", hosts, dst);
                     out.add(spec(name, () -> new LongLivedFlow(name, src, dst, priority, bytes, start)));
                 }
                 case "incast" -> {
@@ -314,7 +380,9 @@ public final class ScenarioLoader {
                     int dst = hostIndex(t, "to", hosts, t.string("to"));
                     for (int s : senders) {
                         distinct(t, s, dst);
+                        notClone(t, "from", hosts, s);
                     }
+                    notClone(t, "to", hosts, dst);
                     long bytes = t.bytes("bytes");
                     long start = t.nanos("start", 0);
                     long until = t.nanos("repeatUntil", 0);
@@ -324,6 +392,12 @@ public final class ScenarioLoader {
                     t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority");
                     int[] senders = hosts(t, "from", hosts);
                     int[] receivers = hostList(t, "to", hosts);
+                    for (int h : senders) {
+                        notClone(t, "from", hosts, h);
+                    }
+                    for (int h : receivers) {
+                        notClone(t, "to", hosts, h);
+                    }
                     FlowSizeCdf cdf;
                     try {
                         cdf = FlowSizeCdf.load(dir.resolve(t.string("cdf")).normalize());
@@ -341,13 +415,32 @@ public final class ScenarioLoader {
                     }
                     out.add(spec(name, () -> new PoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)));
                 }
-                default -> throw t.error("kind", "expected flow, incast or poisson, got '" + kind + "'");
+                case "replay" -> {                      // the clone ports were set up by readClones
+                    int first = hostIndex(t, "from", hosts, t.string("from"));
+                    int[] clones = new int[t.integer("count", 1, 0, 4096)];
+                    for (int i = 0; i < clones.length; i++) {
+                        clones[i] = first + i;
+                        if (first + i >= hosts.size() || hosts.get(first + i).cloneOf() < 0) {
+                            throw t.error("kind", "clone ports (kind: replay) exist on a single switch only");
+                        }
+                    }
+                    out.add(spec(name, () -> new Replay(name, clones)));
+                }
+                default -> throw t.error("kind", "expected flow, incast, poisson or replay, got '" + kind + "'");
             }
         }
         if (out.isEmpty()) {
             throw root.error("traffic", "defines no traffic");
         }
         return out;
+    }
+
+    private static void notClone(ConfigNode t, String key, List<Scenario.Host> hosts, int h) {
+        Scenario.Host host = hosts.get(h);
+        if (host.cloneOf() >= 0) {
+            throw t.error(key, "host " + host.name() + " is a clone port of " + hosts.get(host.cloneOf()).name()
+                    + "; it sends only copies of that host's frames and receives no flows (use kind: replay to report them)");
+        }
     }
 
     private static void distinct(ConfigNode t, int src, int dst) {
@@ -394,12 +487,8 @@ public final class ScenarioLoader {
 
     private static int[] hostList(ConfigNode t, String key, List<Scenario.Host> hosts) {
         List<String> names = t.isList(key) ? t.strings(key) : List.of(t.string(key));
-        if (names.equals(List.of("all"))) {
-            int[] out = new int[hosts.size()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = i;
-            }
-            return out;
+        if (names.equals(List.of("all"))) {            // every host but clone ports
+            return java.util.stream.IntStream.range(0, hosts.size()).filter(i -> hosts.get(i).cloneOf() < 0).toArray();
         }
         int[] out = new int[names.size()];
         for (int i = 0; i < out.length; i++) {
