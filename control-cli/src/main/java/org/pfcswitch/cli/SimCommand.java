@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
             "scenario, the scheme and the seed.",
             "",
             "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
-            "dsh-collateral, websearch-load, leafspine-incast). Sweep a parameter with",
+            "spfc-websearch, dsh-collateral, websearch-load, leafspine-incast,",
+            "bfc-two-flows). Sweep a parameter with",
             "--sweep, e.g. the number of burst senders:",
             "--sweep traffic.bursts.count=8,16,24."
         },

@@ -27,11 +27,12 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param seed            the run's seed (traffic draws, ECN marking)
  * @param topology        one switch ({@link Topology#SINGLE_SWITCH}) or a leaf-spine; every switch gets
  *                        the {@code mmu} settings
+ * @param fctByTraffic    whether reports also show the FCT bins of each traffic on its own (e.g. per host group)
  */
 public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
                        int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
                        long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
-                       long seed, Topology topology) {
+                       long seed, Topology topology, boolean fctByTraffic) {
 
     /**
      * One host and its link to the switch; with {@code cloneOf >= 0} a clone port that replays host
@@ -66,6 +67,14 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
         public boolean isLeafSpine() {
             return hostsPerLeaf > 0;
         }
+    }
+
+    /** Reports without per-traffic FCT bins. */
+    public Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn, int payloadMtu,
+                    List<TrafficSpec> traffic, long durationNanos, long measureFromNanos, long measureToNanos,
+                    long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges, long seed, Topology topology) {
+        this(name, mmu, pauseQuanta, hosts, dcqcn, payloadMtu, traffic, durationNanos, measureFromNanos, measureToNanos,
+                sampleNanos, reportPorts, fctBinEdges, seed, topology, false);
     }
 
     /** A single-switch scenario. */

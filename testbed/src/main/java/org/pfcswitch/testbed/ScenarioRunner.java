@@ -78,12 +78,16 @@ public final class ScenarioRunner {
 
         long end = tb.now();
         long[] pauses = new long[ports];
+        long[] xoffEdges = new long[ports];
         long[] pausedNanos = new long[ports];
         long[] firstPause = new long[ports];
         long first = -1;
         long cnps = 0;
         for (int p = 0; p < ports; p++) {
             pauses[p] = tb.coreOf(p).pauseFramesSent(tb.portOf(p));
+            for (int prio = 0; prio < 8; prio++) {        // lossless only: a DSH port pause also pauses the lossy ones
+                xoffEdges[p] += s.mmu().isLossless(prio) ? tb.coreOf(p).mmu().flowControl().xoffCount(tb.portOf(p), prio) : 0;
+            }
             RoceHost h = tb.host(p);
             boolean holdsNothing = h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
             pausedNanos[p] = holdsNothing ? 0 : h.pausedNanos(end);
@@ -113,16 +117,18 @@ public final class ScenarioRunner {
         }
         FlowRecords rec = tb.records();
         long[] fct = completedFcts(rec, 0, Long.MAX_VALUE);
-        List<SchemeResult.Bin> bins = new ArrayList<>();
-        List<Long> edges = new ArrayList<>();
-        edges.add(0L);
-        edges.addAll(s.fctBinEdges());
-        edges.add(Long.MAX_VALUE);
-        for (int b = 0; b + 1 < edges.size(); b++) {
-            bins.add(bin(rec, edges.get(b), edges.get(b + 1)));
+        int[] everyFlow = new int[rec.count()];
+        for (int f = 0; f < everyFlow.length; f++) {
+            everyFlow[f] = f;
         }
-        return new SchemeResult(scheme, pauses, fabricPauses, pausedNanos, first, firstPause, throughput, fct.length,
-                started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, violations,
+        List<SchemeResult.Bin> bins = bins(rec, everyFlow, s.fctBinEdges(), end);
+        List<SchemeResult.TrafficBins> byTraffic = new ArrayList<>();
+        for (Traffic t : traffic) {
+            int[] ids = t.flowIds().stream().mapToInt(Integer::intValue).toArray();
+            byTraffic.add(new SchemeResult.TrafficBins(t.name(), bins(rec, ids, s.fctBinEdges(), end)));
+        }
+        return new SchemeResult(scheme, pauses, xoffEdges, fabricPauses, pausedNanos, first, firstPause, throughput, fct.length,
+                started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, byTraffic, violations,
                 drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
                 new SchemeResult.Series(times, report, queue, paused, thr), rec);
     }
@@ -177,21 +183,50 @@ public final class ScenarioRunner {
         return v;
     }
 
-    private static SchemeResult.Bin bin(FlowRecords rec, long low, long high) {
-        long[] fct = completedFcts(rec, low, high);
-        double[] slow = new double[fct.length];
+    /** Size bins with the given inner edges (0 and "no limit" added) over the flows {@code ids} started by {@code end}. */
+    private static List<SchemeResult.Bin> bins(FlowRecords rec, int[] ids, List<Long> innerEdges, long end) {
+        List<Long> edges = new ArrayList<>();
+        edges.add(0L);
+        edges.addAll(innerEdges);
+        edges.add(Long.MAX_VALUE);
+        List<SchemeResult.Bin> bins = new ArrayList<>();
+        for (int b = 0; b + 1 < edges.size(); b++) {
+            bins.add(bin(rec, ids, edges.get(b), edges.get(b + 1), end));
+        }
+        return bins;
+    }
+
+    private static SchemeResult.Bin bin(FlowRecords rec, int[] ids, long low, long high, long end) {
+        long[] fct = new long[ids.length];
+        double[] slow = new double[ids.length];
         int n = 0;
+        int started = 0;
         double sum = 0;
-        for (int f = 0; f < rec.count(); f++) {
-            if (rec.completed(f) && rec.sizeBytes(f) >= low && rec.sizeBytes(f) < high) {
+        for (int f : ids) {
+            if (rec.sizeBytes(f) < low || rec.sizeBytes(f) >= high || rec.startNanos(f) > end) {
+                continue;
+            }
+            started++;
+            if (rec.completed(f)) {
+                fct[n] = rec.fctNanos(f);
                 slow[n++] = rec.slowdown(f);
                 sum += rec.slowdown(f);
             }
         }
+        fct = Arrays.copyOf(fct, n);
+        slow = Arrays.copyOf(slow, n);
+        Arrays.sort(fct);
         Arrays.sort(slow);
-        double p99 = n == 0 ? Double.NaN : slow[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)];
-        return new SchemeResult.Bin(low, high, n, percentile(fct, 0.50), percentile(fct, 0.99),
-                n == 0 ? Double.NaN : sum / n, p99);
+        return new SchemeResult.Bin(low, high, n, started, percentile(fct, 0.50), percentile(fct, 0.99),
+                n == 0 ? Double.NaN : sum / n, percentile(slow, 0.95), percentile(slow, 0.99));
+    }
+
+    /** Nearest-rank percentile of sorted values, or NaN when there are none. */
+    static double percentile(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1))];
     }
 
     /** Nearest-rank percentile of sorted values, or -1 when there are none. */

@@ -9,7 +9,10 @@ import java.util.List;
  *
  * @param scheme             the MMU scheme
  * @param pausesSentByPort   PFC frames with a pause (quanta &gt; 0) the switch sent, per host port (refreshes included)
- * @param fabricPausesSent   the same on switch-to-switch ports of a leaf-spine, all switches together (0 on one switch)
+ * @param xoffEdgesByPort    XOFF transitions the switch's flow control advertised per host port, summed over the
+ *                           lossless priorities: one per pause episode, refreshes not counted (what ns-3's PFC,
+ *                           which never refreshes, counts as PAUSEs; 0 under bfc, whose pauses are not PFC)
+ * @param fabricPausesSent   pause frames as in {@code pausesSentByPort} on switch-to-switch ports of a leaf-spine, all switches together (0 on one switch)
  * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority); 0 for a clone
  *                           port that ignores PAUSE ({@link ClonePfc#IGNORE}), which nothing holds
  * @param firstPauseNanos    when the first pause reached any host, or -1
@@ -20,6 +23,7 @@ import java.util.List;
  * @param fctP50Nanos        median FCT of completed flows (-1 if none)
  * @param fctP99Nanos        99th percentile FCT of completed flows (-1 if none)
  * @param bins               FCT statistics by flow-size bin
+ * @param binsByTraffic      the same per traffic (scenario order), over that generator's flows only
  * @param losslessViolations lossless frames the MMU could not place (all switches)
  * @param drops              frames dropped at admission (any class, all switches)
  * @param maxBufferBytes     most bytes the shared buffer ever held (the fullest switch's)
@@ -28,15 +32,23 @@ import java.util.List;
  * @param series             the time series
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
  */
-public record SchemeResult(String scheme, long[] pausesSentByPort, long fabricPausesSent, long[] pausedNanosByPort, long firstPauseNanos,
+public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long fabricPausesSent,
+                           long[] pausedNanosByPort, long firstPauseNanos,
                            long[] firstPauseByPort, double[] throughputBps, int flowsCompleted, int flowsStarted,
-                           long fctP50Nanos, long fctP99Nanos, List<Bin> bins, long losslessViolations, long drops,
+                           long fctP50Nanos, long fctP99Nanos, List<Bin> bins, List<TrafficBins> binsByTraffic,
+                           long losslessViolations, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
                            FlowRecords flows) {
 
-    /** FCT statistics of the completed flows with {@code lowBytes <= size < highBytes}. */
-    public record Bin(long lowBytes, long highBytes, int count, long fctP50Nanos, long fctP99Nanos,
-                      double slowdownMean, double slowdownP99) {}
+    /**
+     * FCT statistics of the completed flows with {@code lowBytes <= size < highBytes}; {@code started}
+     * counts the flows of that size that started, completed or not (percentiles are nearest-rank).
+     */
+    public record Bin(long lowBytes, long highBytes, int count, int started, long fctP50Nanos, long fctP99Nanos,
+                      double slowdownMean, double slowdownP95, double slowdownP99) {}
+
+    /** The size bins of one traffic's flows. */
+    public record TrafficBins(String traffic, List<Bin> bins) {}
 
     /**
      * Samples every {@code sampleNanos}: {@code timeNanos[i]}; per report port, the bytes queued
@@ -48,6 +60,15 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long fabricPa
     public long pausesSent() {
         long s = fabricPausesSent;
         for (long v : pausesSentByPort) {
+            s += v;
+        }
+        return s;
+    }
+
+    /** XOFF transitions on all host ports. */
+    public long xoffEdges() {
+        long s = 0;
+        for (long v : xoffEdgesByPort) {
             s += v;
         }
         return s;

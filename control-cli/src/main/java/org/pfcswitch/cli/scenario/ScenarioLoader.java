@@ -18,6 +18,7 @@ import org.pfcswitch.testbed.LongLivedFlow;
 import org.pfcswitch.testbed.PoissonFlows;
 import org.pfcswitch.testbed.Replay;
 import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.SynchronizedPoissonFlows;
 import org.pfcswitch.testbed.Traffic;
 import org.snakeyaml.engine.v2.api.Dump;
 import org.snakeyaml.engine.v2.api.DumpSettings;
@@ -54,7 +55,7 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
  *   fabricDelay: 1us
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
- * traffic:                       # by name; kinds: flow, incast, poisson
+ * traffic:                       # by name; kinds: flow, incast, poisson, replay
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
  *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
  *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
@@ -63,8 +64,19 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *                                # them at the same instants (their links must equal H1's); a PAUSE to
  *                                # them is ignored (default) or makes them skip copies while paused
  *                                # (skip); count: 0 = none. Reported as the copies' throughput.
- * report: {ports: [H0, R1, R2], fctBins: [10KB, 100KB, 1MB]}
+ *   webBursts: {kind: poisson, synchronized: true, from: H1, count: 29, to: R2, cdf: ../workloads/websearch.cdf,
+ *            load: 0.2, start: 0us, stop: 10ms}
+ * report: {ports: [H0, R1, R2], fctBins: [10KB, 100KB, 1MB], fctByTraffic: false}
  * </pre>
+ * A {@code poisson} traffic gives each sender its own Poisson process; each flow goes to a receiver
+ * drawn uniformly from {@code to} (never the sender itself), and {@code load} is the fraction of
+ * each <em>sender's</em> line rate it offers (payload bits). With {@code synchronized: true} the
+ * senders share one Poisson process instead: every arrival starts one flow from each sender at the
+ * same instant, all of one size (drawn once per arrival) to one receiver (drawn once per arrival
+ * from {@code to}, which must not include a sender), and {@code load} is what the whole group
+ * offers as a fraction of the <em>receivers'</em> combined line rate; with one receiver, the
+ * fraction of that receiver's link (the group's bottleneck). {@code report.fctByTraffic: true}
+ * adds FCT size bins per traffic (each generator's flows on their own) to the table and JSON.
  * Host selectors ({@code from}, {@code to}) are a host name, a list of names, or {@code all} (every
  * host but clone ports; a clone port is never a flow's endpoint);
  * {@code count: n} with one name takes n consecutive hosts from it. A {@code cdf} path is relative
@@ -179,8 +191,10 @@ public final class ScenarioLoader {
         List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration);
         List<Integer> report = new ArrayList<>();
         List<Long> bins = List.of(10_000L, 100_000L, 1_000_000L);
+        boolean fctByTraffic = false;
         if (root.has("report")) {
-            ConfigNode r = root.child("report").allowOnly("ports", "fctBins");
+            ConfigNode r = root.child("report").allowOnly("ports", "fctBins", "fctByTraffic");
+            fctByTraffic = r.bool("fctByTraffic", false);
             for (String h : r.strings("ports")) {
                 report.add(hostIndex(r, "ports", hosts, h));
             }
@@ -197,7 +211,7 @@ public final class ScenarioLoader {
         }
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
-                    report, bins, root.integer("seed", 1), topology), schemes);
+                    report, bins, root.integer("seed", 1), topology, fctByTraffic), schemes);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
@@ -389,7 +403,8 @@ public final class ScenarioLoader {
                     out.add(spec(name, () -> new Incast(name, senders, dst, priority, bytes, start, until)));
                 }
                 case "poisson" -> {
-                    t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority");
+                    t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority", "synchronized");
+                    boolean sync = t.bool("synchronized", false);
                     int[] senders = hosts(t, "from", hosts);
                     int[] receivers = hostList(t, "to", hosts);
                     for (int h : senders) {
@@ -397,6 +412,16 @@ public final class ScenarioLoader {
                     }
                     for (int h : receivers) {
                         notClone(t, "to", hosts, h);
+                    }
+                    if (sync) {
+                        for (int r : receivers) {
+                            for (int s : senders) {
+                                if (r == s) {
+                                    throw t.error("to", "a synchronized group's receivers must not be among its senders, got "
+                                            + hosts.get(r).name() + " in both");
+                                }
+                            }
+                        }
                     }
                     FlowSizeCdf cdf;
                     try {
@@ -406,14 +431,18 @@ public final class ScenarioLoader {
                     }
                     double load = t.number("load");
                     if (!(load > 0 && load <= 1)) {
-                        throw t.error("load", "expected a fraction of the line rate in (0, 1], got " + load);
+                        throw t.error("load", sync
+                                ? "expected a fraction of the receivers' combined line rate in (0, 1], got " + load
+                                : "expected a fraction of the line rate in (0, 1], got " + load);
                     }
                     long start = t.nanos("start", 0);
                     long stop = t.nanos("stop", duration);
                     if (stop <= start) {
                         throw t.error("stop", "must be after start");
                     }
-                    out.add(spec(name, () -> new PoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)));
+                    out.add(spec(name, sync
+                            ? () -> new SynchronizedPoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)
+                            : () -> new PoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)));
                 }
                 case "replay" -> {                      // the clone ports were set up by readClones
                     int first = hostIndex(t, "from", hosts, t.string("from"));

@@ -45,7 +45,7 @@ public final class SimReport {
         for (int p : scenario.reportPorts()) {
             header.add("@" + portName(p));
         }
-        header.addAll(List.of("pause time", "1st pause"));
+        header.addAll(List.of("XOFFs", "pause time", "1st pause"));
         for (Scenario.TrafficSpec t : scenario.traffic()) {
             header.add(t.name() + " Gb/s");
         }
@@ -56,6 +56,7 @@ public final class SimReport {
             for (int p : scenario.reportPorts()) {
                 row.add(Long.toString(r.pausesSentByPort()[p]));
             }
+            row.add(Long.toString(r.xoffEdges()));
             row.add(micros(r.pausedNanos()));
             row.add(r.firstPauseNanos() < 0 ? "none" : micros(r.firstPauseNanos()));
             for (double bps : r.throughputBps()) {
@@ -73,7 +74,8 @@ public final class SimReport {
 
         out.println();
         out.println("FCT by flow size (completed flows; slowdown = FCT / FCT alone on an idle network):");
-        List<String> h2 = List.of("scheme", "size", "flows", "FCT p50", "FCT p99", "slowdown mean", "slowdown p99");
+        List<String> h2 = List.of("scheme", "size", "flows", "FCT p50", "FCT p99", "slowdown mean", "slowdown p95",
+                "slowdown p99");
         List<List<String>> rows2 = new ArrayList<>();
         for (SchemeResult r : results) {
             for (SchemeResult.Bin b : r.bins()) {
@@ -82,6 +84,7 @@ public final class SimReport {
                 }
                 rows2.add(List.of(r.scheme(), binName(b), Integer.toString(b.count()), micros(b.fctP50Nanos()),
                         micros(b.fctP99Nanos()), String.format(Locale.ROOT, "%.2f", b.slowdownMean()),
+                        String.format(Locale.ROOT, "%.2f", b.slowdownP95()),
                         String.format(Locale.ROOT, "%.2f", b.slowdownP99())));
             }
         }
@@ -90,8 +93,36 @@ public final class SimReport {
         } else {
             printAligned(out, h2, rows2);
         }
+        if (scenario.fctByTraffic()) {
+            out.println();
+            out.println("FCT by traffic and flow size (done = completed of those started):");
+            List<String> h3 = List.of("scheme", "traffic", "size", "done", "FCT p50", "FCT p99", "slowdown mean",
+                    "slowdown p95", "slowdown p99");
+            List<List<String>> rows3 = new ArrayList<>();
+            for (SchemeResult r : results) {
+                for (SchemeResult.TrafficBins t : r.binsByTraffic()) {
+                    for (SchemeResult.Bin b : t.bins()) {
+                        if (b.started() == 0) {
+                            continue;
+                        }
+                        boolean none = b.count() == 0;
+                        rows3.add(List.of(r.scheme(), t.traffic(), binName(b), b.count() + "/" + b.started(),
+                                none ? "-" : micros(b.fctP50Nanos()), none ? "-" : micros(b.fctP99Nanos()),
+                                none ? "-" : String.format(Locale.ROOT, "%.2f", b.slowdownMean()),
+                                none ? "-" : String.format(Locale.ROOT, "%.2f", b.slowdownP95()),
+                                none ? "-" : String.format(Locale.ROOT, "%.2f", b.slowdownP99())));
+                    }
+                }
+            }
+            if (rows3.isEmpty()) {
+                out.println("  (no flow started)");
+            } else {
+                printAligned(out, h3, rows3);
+            }
+        }
         out.println("PFC pauses: PFC frames with a pause time the switch sent (refreshes included; under bfc, BFC "
-                + "PAUSE frames, one per upstream queue paused); pause time: time hosts were held by PFC (under bfc: "
+                + "PAUSE frames, one per upstream queue paused); XOFFs: pause episodes on host ports (XOFF transitions, "
+                + "refreshes not counted; 0 under bfc); pause time: time hosts were held by PFC (under bfc: "
                 + "with any NIC queue paused); 1st pause: when the first reached a host.");
     }
 
@@ -126,7 +157,11 @@ public final class SimReport {
 
     // ------------------------------------------------------------------ JSON
 
-    /** {@code {"scenario", "seed", "schemes": {name: {pfcPausesSent, pfcPausesSentByPort, pauseTimeNs, flows, throughputGbpsByFlow, losslessViolations, drops}}}}. */
+    /**
+     * {@code {"scenario", "seed", "schemes": {name: {pfcPausesSent, pfcPausesSentByPort, pauseTimeNs, flows,
+     * throughputGbpsByFlow, losslessViolations, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
+     * (with report.fctByTraffic)}}}}.
+     */
     public String json() {
         StringBuilder sb = new StringBuilder();
         sb.append("{\"scenario\":").append(quote(scenario.name())).append(",\"seed\":").append(scenario.seed())
@@ -148,9 +183,50 @@ public final class SimReport {
                         .append(String.format(Locale.ROOT, "%.4f", r.throughputBps()[t] / 1e9));
             }
             sb.append("},\"losslessViolations\":").append(r.losslessViolations());
-            sb.append(",\"drops\":").append(r.drops()).append('}');
+            sb.append(",\"drops\":").append(r.drops());
+            sb.append(",\"pfcXoffEdges\":").append(r.xoffEdges()).append(",\"pfcXoffEdgesByPort\":{");
+            for (int p = 0; p < scenario.hosts().size(); p++) {
+                sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.xoffEdgesByPort()[p]);
+            }
+            sb.append("},\"pauseTimeNsByPort\":{");
+            for (int p = 0; p < scenario.hosts().size(); p++) {
+                sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.pausedNanosByPort()[p]);
+            }
+            sb.append('}');
+            sb.append(",\"fctBySize\":");
+            binsJson(sb, r.bins());
+            if (scenario.fctByTraffic()) {
+                sb.append(",\"fctByTraffic\":{");
+                for (int t = 0; t < r.binsByTraffic().size(); t++) {
+                    SchemeResult.TrafficBins tb = r.binsByTraffic().get(t);
+                    sb.append(t == 0 ? "" : ",").append(quote(tb.traffic())).append(':');
+                    binsJson(sb, tb.bins());
+                }
+                sb.append('}');
+            }
+            sb.append('}');
         }
         return sb.append("}}").toString();
+    }
+
+    /** {@code [{lowBytes, highBytes, count, started, fctP50Ns, fctP99Ns, slowdownMean, slowdownP95, slowdownP99}]}; null when no flow completed. */
+    private static void binsJson(StringBuilder sb, List<SchemeResult.Bin> bins) {
+        sb.append('[');
+        for (int i = 0; i < bins.size(); i++) {
+            SchemeResult.Bin b = bins.get(i);
+            sb.append(i == 0 ? "" : ",").append("{\"lowBytes\":").append(b.lowBytes()).append(",\"highBytes\":")
+                    .append(b.highBytes() == Long.MAX_VALUE ? "null" : Long.toString(b.highBytes()))
+                    .append(",\"count\":").append(b.count()).append(",\"started\":").append(b.started())
+                    .append(",\"fctP50Ns\":").append(b.fctP50Nanos()).append(",\"fctP99Ns\":").append(b.fctP99Nanos())
+                    .append(",\"slowdownMean\":").append(decimal(b.slowdownMean()))
+                    .append(",\"slowdownP95\":").append(decimal(b.slowdownP95()))
+                    .append(",\"slowdownP99\":").append(decimal(b.slowdownP99())).append('}');
+        }
+        sb.append(']');
+    }
+
+    private static String decimal(double v) {
+        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
     }
 
     private static String quote(String s) {
