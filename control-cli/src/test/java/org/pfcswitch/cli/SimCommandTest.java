@@ -231,11 +231,17 @@ class SimCommandTest {
                 toHosts += number(a.out(), scheme, "\"" + h + "\":(\\d+)");
             }
             assertTrue(toHosts > 0 && total > toHosts, scheme + ": " + total + " pauses, " + toHosts + " to hosts");
+            long fabric = 0;
+            for (String sw : new String[] {"leaf0", "leaf1", "spine0", "spine1"}) {
+                fabric += number(a.out(), scheme, "\"fabricPausesSentBySwitch\":\\{[^}]*\"" + sw + "\":(\\d+)");
+            }
+            assertEquals(total - toHosts, fabric, scheme + ": the per-switch fabric pauses add up");
         }
         Cli table = sim("-c", SCENARIOS.resolve("leafspine-incast.yaml").toString(), "--scheme", "dt",
                 "--set", "duration=200us", "--set", "measure.to=200us", "--set", "traffic.fanin.repeatUntil=200us");
         assertEquals(0, table.exitCode(), table.err());
         assertTrue(table.out().contains("leaf-spine: 2 leaves x 2 spines"), table.out());
+        assertTrue(table.out().contains("fabric pauses by switch, dt: leaf0 "), table.out());
     }
 
     /**

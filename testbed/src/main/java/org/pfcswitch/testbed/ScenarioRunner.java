@@ -97,14 +97,16 @@ public final class ScenarioRunner {
             }
             cnps += h.cnpsSent();
         }
-        long fabricPauses = 0;
+        long[] fabricPauses = new long[tb.switches() > 1 ? tb.switches() : 0];
         long violations = 0;
         long drops = 0;
         long maxBuffer = 0;
         for (int sw = 0; sw < tb.switches(); sw++) {
             SwitchCounters c = tb.core(sw).counters();
             for (int port = 0; port < tb.core(sw).ports(); port++) {
-                fabricPauses += tb.isHostPort(sw, port) ? 0 : tb.core(sw).pauseFramesSent(port);
+                if (!tb.isHostPort(sw, port)) {
+                    fabricPauses[sw] += tb.core(sw).pauseFramesSent(port);
+                }
             }
             violations += tb.core(sw).mmu().losslessViolations();
             drops += c.totalDrops();

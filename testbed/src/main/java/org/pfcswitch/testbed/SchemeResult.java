@@ -12,7 +12,8 @@ import java.util.List;
  * @param xoffEdgesByPort    XOFF transitions the switch's flow control advertised per host port, summed over the
  *                           lossless priorities: one per pause episode, refreshes not counted (what ns-3's PFC,
  *                           which never refreshes, counts as PAUSEs; 0 under bfc, whose pauses are not PFC)
- * @param fabricPausesSent   pause frames as in {@code pausesSentByPort} on switch-to-switch ports of a leaf-spine, all switches together (0 on one switch)
+ * @param fabricPausesBySwitch pause frames as in {@code pausesSentByPort} that each switch of a leaf-spine sent on
+ *                           its switch-to-switch ports, by switch index (leaves, then spines); empty on one switch
  * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority); 0 for a clone
  *                           port that ignores PAUSE ({@link ClonePfc#IGNORE}), which nothing holds
  * @param firstPauseNanos    when the first pause reached any host, or -1
@@ -32,7 +33,7 @@ import java.util.List;
  * @param series             the time series
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
  */
-public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long fabricPausesSent,
+public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long[] fabricPausesBySwitch,
                            long[] pausedNanosByPort, long firstPauseNanos,
                            long[] firstPauseByPort, double[] throughputBps, int flowsCompleted, int flowsStarted,
                            long fctP50Nanos, long fctP99Nanos, List<Bin> bins, List<TrafficBins> binsByTraffic,
@@ -56,9 +57,18 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEd
      */
     public record Series(long[] timeNanos, int[] ports, long[][] queueBytes, boolean[][] paused, double[][] throughputBps) {}
 
+    /** Pause frames sent on switch-to-switch ports, all switches together (0 on one switch). */
+    public long fabricPausesSent() {
+        long s = 0;
+        for (long v : fabricPausesBySwitch) {
+            s += v;
+        }
+        return s;
+    }
+
     /** Pause frames every switch sent, to hosts and across the fabric. */
     public long pausesSent() {
-        long s = fabricPausesSent;
+        long s = fabricPausesSent();
         for (long v : pausesSentByPort) {
             s += v;
         }

@@ -71,6 +71,15 @@ public final class SimReport {
             rows.add(row);
         }
         printAligned(out, header, rows);
+        if (topo.isLeafSpine()) {
+            for (SchemeResult r : results) {
+                StringBuilder line = new StringBuilder("fabric pauses by switch, " + r.scheme() + ":");
+                for (int sw = 0; sw < r.fabricPausesBySwitch().length; sw++) {
+                    line.append(sw == 0 ? " " : ", ").append(switchName(sw)).append(' ').append(r.fabricPausesBySwitch()[sw]);
+                }
+                out.println(line);
+            }
+        }
 
         out.println();
         out.println("FCT by flow size (completed flows; slowdown = FCT / FCT alone on an idle network):");
@@ -160,7 +169,8 @@ public final class SimReport {
     /**
      * {@code {"scenario", "seed", "schemes": {name: {pfcPausesSent, pfcPausesSentByPort, pauseTimeNs, flows,
      * throughputGbpsByFlow, losslessViolations, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
-     * (with report.fctByTraffic)}}}}.
+     * (with report.fctByTraffic), fabricPausesSentBySwitch (leaf-spine: pauses each switch sent on its fabric ports,
+     * by leafN / spineN)}}}}.
      */
     public String json() {
         StringBuilder sb = new StringBuilder();
@@ -193,6 +203,13 @@ public final class SimReport {
                 sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.pausedNanosByPort()[p]);
             }
             sb.append('}');
+            if (scenario.topology().isLeafSpine()) {
+                sb.append(",\"fabricPausesSentBySwitch\":{");
+                for (int sw = 0; sw < r.fabricPausesBySwitch().length; sw++) {
+                    sb.append(sw == 0 ? "" : ",").append(quote(switchName(sw))).append(':').append(r.fabricPausesBySwitch()[sw]);
+                }
+                sb.append('}');
+            }
             sb.append(",\"fctBySize\":");
             binsJson(sb, r.bins());
             if (scenario.fctByTraffic()) {
@@ -350,6 +367,12 @@ public final class SimReport {
             out[i] = bps[i] / 1e9;
         }
         return out;
+    }
+
+    /** Leaf-spine switch {@code i}: leaves first, then spines (the testbed's numbering). */
+    private String switchName(int i) {
+        int leaves = scenario.topology().leaves();
+        return i < leaves ? "leaf" + i : "spine" + (i - leaves);
     }
 
     private String portName(int p) {
