@@ -43,6 +43,12 @@ public final class EventLoop {
     private Lane[] lanes = new Lane[0];
     private int size;
     private int slotsUsed;
+    // True while an event runs whose heap entry (the root, heap[0]) is spent but not yet removed.
+    // The first event scheduled meanwhile takes the root's place with one sift-down, instead of
+    // the root being removed (a sift-down of the last entry) and the new event pushed (a sift-up):
+    // most events schedule at least one more. The heap holds the same set of keys either way, and
+    // the order of a heap is only that of its unique keys, so the run order does not change.
+    private boolean rootSpent;
 
     private long nextSeq;
     private long now;
@@ -66,7 +72,7 @@ public final class EventLoop {
     }
 
     public int pendingEvents() {
-        int n = size;
+        int n = rootSpent ? size - 1 : size;
         for (Lane lane : lanes) {
             n += lane.count > 0 ? lane.count - 1 : 0;    // the heap holds one entry per busy lane
         }
@@ -88,10 +94,20 @@ public final class EventLoop {
         kind[s] = eventKind;
         port[s] = eventPort;
         arg[s] = eventArg;
+        push(at, nextSeq++, s);
+    }
+
+    /** Adds the heap entry (t, q, slot): in the spent root's place if there is one, else at the bottom. */
+    private void push(long t, long q, int slot) {
+        if (rootSpent) {
+            rootSpent = false;
+            down(t, q, slot);
+            return;
+        }
         if (size == heap.length) {
             growHeap();
         }
-        up(size++, at, nextSeq++, s);
+        up(size++, t, q, slot);
     }
 
     /**
@@ -120,10 +136,7 @@ public final class EventLoop {
         }
         long q = nextSeq++;
         if (lane.count == 0) {
-            if (size == heap.length) {
-                growHeap();
-            }
-            up(size++, at, q, -1 - laneId);                        // a negative slot names a lane
+            push(at, q, -1 - laneId);                              // a negative slot names a lane
         }
         lane.add(at, q, eventArg);
     }
@@ -138,9 +151,7 @@ public final class EventLoop {
             int p;
             long a;
             if (s >= 0) {
-                if (--size > 0) {
-                    down(heapTime[size], heapSeq[size], heap[size]);
-                }
+                rootSpent = true;                  // removed after the event, unless it schedules one
                 freeSlots[freeCount++] = s;
                 n = node[s];
                 k = kind[s];
@@ -152,8 +163,8 @@ public final class EventLoop {
                 lane.head = (lane.head + 1) & lane.mask;
                 if (--lane.count > 0) {
                     down(lane.time[lane.head], lane.seq[lane.head], s);   // the lane's next event takes its place
-                } else if (--size > 0) {
-                    down(heapTime[size], heapSeq[size], heap[size]);
+                } else {
+                    rootSpent = true;
                 }
                 n = lane.node;
                 k = FRAME;
@@ -162,6 +173,12 @@ public final class EventLoop {
             dispatched++;
             digest = (digest ^ (now * 31 + ((long) n << 20 | (long) k << 16 | p))) * 0x0100_0000_01B3L;
             byId[n].onEvent(k, p, a, now);
+            if (rootSpent) {                       // the event scheduled nothing: remove the root now
+                rootSpent = false;
+                if (--size > 0) {
+                    down(heapTime[size], heapSeq[size], heap[size]);
+                }
+            }
         }
         now = Math.max(now, until);
     }

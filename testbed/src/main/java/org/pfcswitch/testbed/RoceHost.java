@@ -66,6 +66,8 @@ public final class RoceHost implements Node {
     private int nodeId = -1;
     private Wire wire;
     private long lineFreeAt;
+    private int lastLength = -1;            // serialization(): the last frame length and its line time
+    private long lastSerialization;
     private long scheduledWake = Long.MAX_VALUE;
     private HostObserver observer = HostObserver.NONE;
     private long framesSent;
@@ -200,7 +202,7 @@ public final class RoceHost implements Node {
         records.onSent(f.id, payload);
         framesSent++;
         observer.onTransmit(index, f.id, f.priority, length, now);
-        lineFreeAt = now + LineRate.nanos(length, rateBps);
+        lineFreeAt = now + serialization(length);
         if (f.cc != null) {
             f.cc.onSent(length, now);
             long rate = f.cc.rateBps(now);
@@ -238,7 +240,7 @@ public final class RoceHost implements Node {
         }
         if (clonePfc == ClonePfc.SKIP && pause.isPaused(0, shadow.priority, now)) {
             if (skipped == null) {
-                skipped = MemorySegment.ofArray(new byte[slab.slotBytes()]);
+                skipped = MemorySegment.ofArray(new long[slab.slotBytes() / 8]);   // a long[] like the slab (see Flow)
             }
             shadow.writeNext(skipped, 0);          // the shadow's PSN moves on: the packet is lost, not late
             framesSkipped++;
@@ -249,7 +251,7 @@ public final class RoceHost implements Node {
         records.onSent(shadow.id, payload);
         framesSent++;
         observer.onTransmit(index, shadow.id, shadow.priority, length, now);
-        lineFreeAt = now + LineRate.nanos(length, rateBps);
+        lineFreeAt = now + serialization(length);
         wire.send(handle, length, now);
     }
 
@@ -259,7 +261,7 @@ public final class RoceHost implements Node {
         controlHead = (controlHead + 1) % controlHandle.length;
         controlCount--;
         framesSent++;
-        lineFreeAt = now + LineRate.nanos(length, rateBps);
+        lineFreeAt = now + serialization(length);
         wire.send(handle, length, now);
         wakeAt(lineFreeAt);
     }
@@ -304,6 +306,15 @@ public final class RoceHost implements Node {
     /** Every host of the testbed by index, to address CNPs and ACKs. */
     void peers(RoceHost[] all) {
         peers = all;
+    }
+
+    /** {@link LineRate#nanos} of a frame on this host's line, remembered for the last length (as {@link Wire} does). */
+    private long serialization(int length) {
+        if (length != lastLength) {
+            lastLength = length;
+            lastSerialization = LineRate.nanos(length, rateBps);
+        }
+        return lastSerialization;
     }
 
     private void wakeAt(long at) {

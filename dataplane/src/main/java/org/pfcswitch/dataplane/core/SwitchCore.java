@@ -1,6 +1,7 @@
 package org.pfcswitch.dataplane.core;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.FrameParser;
@@ -66,6 +67,9 @@ public final class SwitchCore {
     private final long[] speedBps;
     private final long[] portMac;
     private final long[] lineFreeAt;
+    // lineNanos(): per port, the last frame length sent and its LineRate time (spares a division per frame)
+    private final int[] lastLength;
+    private final long[] lastLineNanos;
     private final ParsedFrame parsed = new ParsedFrame();
 
     /**
@@ -107,6 +111,9 @@ public final class SwitchCore {
         this.ecmp = new EcmpRoutes(config.ecmpGroups());
         this.queues = new EgressQueues(ports, link.queuesPerPort(), 64);
         this.lineFreeAt = new long[ports];
+        this.lastLength = new int[ports];
+        this.lastLineNanos = new long[ports];
+        Arrays.fill(lastLength, -1);
     }
 
     // ------------------------------------------------------------------ driver entry points
@@ -137,10 +144,12 @@ public final class SwitchCore {
     public void onTimer(long now) {
         while (timers.earliest() <= now) {
             int id = timers.earliestId();
-            timers.cancel(id);
             if (id < ports) {
+                // No cancel first: serve always ends by setting or cancelling this port's line timer,
+                // and moving it down from the top is one sift where cancel-then-set is three.
                 serve(id, now);
             } else {
+                timers.cancel(id);
                 link.onTimer(id - ports, now);
             }
         }
@@ -240,6 +249,7 @@ public final class SwitchCore {
     /**
      * Starts the next frame on {@code port} if its line is free, and sets the port's wake-up for
      * when it can do something next (line free, a pause running out, a control-frame retry), if ever.
+     * Every path ends by setting or cancelling timer {@code port} ({@link #onTimer} relies on it).
      */
     private void serve(int port, long now) {
         if (lineFreeAt[port] > now) {
@@ -296,8 +306,17 @@ public final class SwitchCore {
         counters.txFrames[key]++;
         counters.txBytes[key] += length;
         slots.release(slot);
-        lineFreeAt[port] = now + LineRate.nanos(length, speedBps[port]);
+        lineFreeAt[port] = now + lineNanos(port, length);
         sink.transmit(port, handle, length, now);
+    }
+
+    /** {@link LineRate#nanos} of {@code length} bytes on {@code port}, remembered for the port's last length. */
+    private long lineNanos(int port, int length) {
+        if (lastLength[port] != length) {
+            lastLength[port] = length;
+            lastLineNanos[port] = LineRate.nanos(length, speedBps[port]);
+        }
+        return lastLineNanos[port];
     }
 
     /**
@@ -316,7 +335,7 @@ public final class SwitchCore {
             allocator.free(handle);
             return false;
         }
-        lineFreeAt[port] = now + LineRate.nanos(length, speedBps[port]);
+        lineFreeAt[port] = now + lineNanos(port, length);
         sink.transmit(port, handle, length, now);
         return true;
     }
