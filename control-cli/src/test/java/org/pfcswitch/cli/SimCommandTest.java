@@ -187,7 +187,7 @@ class SimCommandTest {
 
     @Test
     void theSameSeedGivesByteIdenticalJsonAndAnotherSeedDoesNot() {
-        String[] args = {"-c", DSH, "--scheme", "dt,dsh", "--json", "--set", "cc.mode=dcqcn",
+        String[] args = {"-c", DSH, "--scheme", "dt,dsh,bfc", "--json", "--set", "cc.mode=dcqcn",
                 "--set", "traffic.fanin.count=12", "--set", "duration=500us", "--set", "measure.to=500us"};
         Cli a = sim(concat(args, "--seed", "7"));
         Cli b = sim(concat(args, "--seed", "7"));
