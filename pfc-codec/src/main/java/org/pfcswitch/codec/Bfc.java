@@ -172,6 +172,21 @@ public final class Bfc {
         };
     }
 
+    /**
+     * Whether a control frame with sequence number {@code seq} is older than the last one applied,
+     * {@code lastApplied} (-1 before the first): 16-bit serial-number arithmetic, so the numbers
+     * may wrap. Receivers apply a frame only if it is not stale, so a reordered PAUSE or RESUME
+     * cannot undo newer state.
+     */
+    public static boolean isStale(int seq, int lastApplied) {
+        return lastApplied >= 0 && seq != lastApplied && ((seq - lastApplied) & 0xFFFF) >= 0x8000;
+    }
+
+    /** The paused queues 0..queues-1 (at most 64) of the bitmap in {@code frame}, as a bit mask. */
+    public static long pausedInBitmap(ParsedFrame frame, int queues) {
+        return frame.bfcBitmapLow() & lowMask(queues);
+    }
+
     /** The bits of queues 0..63 that a bitmap of {@code nbits} queues covers. */
     static long lowMask(int nbits) {
         return nbits >= 64 ? -1L : (1L << nbits) - 1;

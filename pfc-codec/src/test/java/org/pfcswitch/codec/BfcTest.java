@@ -15,6 +15,27 @@ class BfcTest {
     // ------------------------------------------------------------------ control frames
 
     @Test
+    void sequenceNumbersCompareAcrossTheWrap() {
+        assertFalse(Bfc.isStale(5, -1), "nothing applied yet: nothing is stale");
+        assertFalse(Bfc.isStale(7, 7), "the same frame again is idempotent, not stale");
+        assertFalse(Bfc.isStale(8, 7));
+        assertTrue(Bfc.isStale(6, 7));
+        assertFalse(Bfc.isStale(2, 0xFFFE), "2 follows 65534 after the wrap");
+        assertTrue(Bfc.isStale(0xFFFE, 2), "65534 precedes 2 across the wrap");
+        assertTrue(Bfc.isStale((7 + 0x8000) & 0xFFFF, 7), "half the space ahead counts as behind");
+    }
+
+    @Test
+    void theBitmapMaskCoversOnlyTheQueuesAsked() {
+        MemorySegment s = MemorySegment.ofArray(new byte[64]);
+        Bfc.writeBitmap(s, 0, Bfc.NEAREST_BRIDGE, 0x020000000001L, 3, 40, 1L | 1L << 31 | 1L << 39, 0);
+        ParsedFrame f = new ParsedFrame();
+        assertEquals(ParseError.NONE, FrameParser.parse(s, 0, 60, f));
+        assertEquals(1L | 1L << 31, Bfc.pausedInBitmap(f, 32));
+        assertEquals(1L | 1L << 31 | 1L << 39, Bfc.pausedInBitmap(f, 64));
+    }
+
+    @Test
     void pauseFrameHasTheSpecLayoutByteForByte() {
         MemorySegment s = Frames.heap(64);
         s.fill((byte) 0x5A);                                          // padding must be overwritten

@@ -380,7 +380,7 @@ public final class RoceHost implements Node {
     private void receiveBfc(long now) {
         bfcFramesReceived++;
         int seq = parsed.bfcSeq();
-        if (!bfcNic || bfcLastSequence >= 0 && seq != bfcLastSequence && ((seq - bfcLastSequence) & 0xFFFF) >= 0x8000) {
+        if (!bfcNic || Bfc.isStale(seq, bfcLastSequence)) {
             return;
         }
         bfcLastSequence = seq;
@@ -389,12 +389,7 @@ public final class RoceHost implements Node {
         switch (parsed.bfcOp()) {
             case Bfc.OP_PAUSE -> paused |= q < NIC_QUEUES ? 1 << q : 0;
             case Bfc.OP_RESUME -> paused &= q < NIC_QUEUES ? ~(1 << q) : ~0;
-            default -> {
-                paused = 0;
-                for (int i = 0; i < Math.min(NIC_QUEUES, parsed.bfcBitmapQueues()); i++) {
-                    paused |= parsed.bfcQueuePausedInBitmap(i) ? 1 << i : 0;
-                }
-            }
+            default -> paused = (int) Bfc.pausedInBitmap(parsed, NIC_QUEUES);
         }
         if ((paused & ~bfcPaused) != 0 && firstPauseAt < 0) {
             firstPauseAt = now;

@@ -231,7 +231,7 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
             counters.malformed[port]++;                 // truncated or bad version/op: dropped
             return CONSUMED;
         }
-        if (isStale(port, frame.bfcSeq())) {
+        if (Bfc.isStale(frame.bfcSeq(), lastSequenceSeen[port])) {
             counters.bfcControlIgnored[port]++;
             return CONSUMED;
         }
@@ -246,27 +246,13 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
                 int bit = 1 << q;
                 paused = frame.bfcOp() == Bfc.OP_PAUSE ? pausedByDownstream[port] | bit : pausedByDownstream[port] & ~bit;
             }
-            default -> {                                  // BITMAP: the whole state, queues it does not cover resumed
-                paused = 0;
-                int covered = Math.min(queuesPerPort, frame.bfcBitmapQueues());
-                for (int q = 0; q < covered; q++) {
-                    if (frame.bfcQueuePausedInBitmap(q)) {
-                        paused |= 1 << q;
-                    }
-                }
-            }
+            default -> paused = (int) Bfc.pausedInBitmap(frame, queuesPerPort);   // BITMAP: the whole state
         }
         counters.bfcControlRx[port]++;
         lastSequenceSeen[port] = frame.bfcSeq();
         int resumed = pausedByDownstream[port] & ~paused;
         applyDownstreamState(port, paused, now);
         return resumed != 0 ? RESUMED : CONSUMED;
-    }
-
-    /** Serial-number arithmetic on 16 bits: older than the last frame applied. */
-    private boolean isStale(int port, int seq) {
-        int last = lastSequenceSeen[port];
-        return last >= 0 && seq != last && ((seq - last) & 0xFFFF) >= 0x8000;
     }
 
     private void applyDownstreamState(int port, int paused, long now) {
