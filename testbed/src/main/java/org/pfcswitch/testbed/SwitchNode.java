@@ -51,6 +51,11 @@ public final class SwitchNode implements Node, FrameSink {
         wires[port].send(handle, length, startNanos);
     }
 
+    /** The wire out of {@code port}. */
+    Wire wire(int port) {
+        return wires[port];
+    }
+
     public SwitchCore core() {
         return core;
     }

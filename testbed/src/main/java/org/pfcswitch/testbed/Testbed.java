@@ -248,6 +248,18 @@ public final class Testbed {
         return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
     }
     public RoceHost host(int i) { return hosts[i]; }
+
+    /**
+     * Fault injection: the wire from host {@code host}'s switch to the host loses every frame
+     * {@code loss} picks from now on (the frame leaves the switch and never arrives).
+     *
+     * @return the wire, whose {@link Wire#framesLost} counts them
+     */
+    public Wire loseFramesTowards(int host, FrameLoss loss) {
+        Wire w = switches[hostSwitch[host]].wire(hostPort[host]);
+        w.loseFrames(loss, slab);
+        return w;
+    }
     /** The event-loop node of host {@code i} (tests deliver frames to it directly). */
     int nodeOf(int host) { return hostNode[host]; }
     public int hosts() { return hosts.length; }

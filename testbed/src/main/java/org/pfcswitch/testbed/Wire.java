@@ -1,5 +1,7 @@
 package org.pfcswitch.testbed;
 
+import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.dataplane.core.LineRate;
 
 /**
@@ -18,6 +20,11 @@ public final class Wire {
     // few lengths (full-size data, ACK/CNP, PFC), and this spares a 64-bit division per frame.
     private int lastLength = -1;
     private long lastSerialization;
+    // Fault injection (null: none): frames the loss picks leave the line and never arrive.
+    private FrameLoss loss;
+    private HeapSlab slab;
+    private ParsedFrame lossView;
+    private long framesLost;
 
     Wire(EventLoop loop, int peerNode, int peerPort, long rateBps, long delayNanos) {
         this.loop = loop;
@@ -27,11 +34,36 @@ public final class Wire {
     }
 
     void send(long handle, int length, long start) {
+        if (loss != null && lost(handle, length, start)) {
+            return;
+        }
         if (length != lastLength) {
             lastLength = length;
             lastSerialization = LineRate.nanos(length, rateBps);
         }
         loop.scheduleOnLane(lane, start + lastSerialization + delayNanos, handle);
+    }
+
+    /** From now on, frames {@code frameLoss} picks are lost on this wire (their buffers go back to {@code frames}). */
+    void loseFrames(FrameLoss frameLoss, HeapSlab frames) {
+        loss = frameLoss;
+        slab = frames;
+        lossView = new ParsedFrame();
+    }
+
+    private boolean lost(long handle, int length, long start) {
+        FrameParser.parse(slab.bytes(), slab.offset(handle), length, lossView);
+        if (!loss.loses(lossView, start)) {
+            return false;
+        }
+        framesLost++;
+        slab.free(handle);
+        return true;
+    }
+
+    /** Frames this wire lost to an injected {@link FrameLoss}. */
+    public long framesLost() {
+        return framesLost;
     }
 
     public long rateBps() {

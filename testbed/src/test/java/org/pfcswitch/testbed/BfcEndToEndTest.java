@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.pfcswitch.dataplane.core.CoreConfig;
 import org.pfcswitch.dataplane.core.LineRate;
 import org.pfcswitch.dataplane.core.SwitchCore;
 import org.pfcswitch.mmu.MmuConfig;
@@ -90,6 +91,48 @@ class BfcEndToEndTest {
         assertTrue(fabricPauses > 0, "leaf 1 must pause the spines' queues, and they the leaf 0 uplinks");
         assertEquals(offered, receivedBytes(tb));
         assertNothingLeft(tb, "leaf-spine");
+    }
+
+    /**
+     * Pause state is idempotent and refreshed (scheme spec III.4, IV.2): when the wire to a sender
+     * loses the RESUME of its paused queue, the next BITMAP (every 10 us while anything is paused,
+     * and once after) resumes it. With the refresh off the same loss leaves the sender paused for
+     * good, which is what makes this a test of the refresh.
+     */
+    @Test
+    void aLostResumeIsRepairedByTheNextBitmap() {
+        for (long period : new long[] {CoreConfig.DEFAULT_BFC_BITMAP_PERIOD_NANOS, 0}) {
+            Testbed tb = Testbed.singleSwitch(4).seed(5).links(GBPS_100, 1_000)
+                    .mmu(MmuConfig.builder().totalBytes(16L << 20).scheme("bfc"))
+                    .core(c -> c.bfcBitmapPeriodNanos(period)).build();
+            for (int s = 0; s < 3; s++) {
+                tb.addFlow(s, 3, 3, 2_000_000, 0);
+            }
+            boolean[] dropped = {false};
+            long[] droppedAt = {-1};
+            Wire toHost0 = tb.loseFramesTowards(0, (f, now) -> {
+                if (dropped[0] || !f.isBfcControl() || f.bfcOp() != org.pfcswitch.codec.Bfc.OP_RESUME) {
+                    return false;
+                }
+                dropped[0] = true;
+                droppedAt[0] = now;
+                return true;
+            });
+            FlowRecords rec = tb.records();
+            for (long t = 500_000; t <= 20_000_000 && !allDone(rec); t += 500_000) {
+                tb.runUntil(t);
+            }
+            assertEquals(1, toHost0.framesLost(), "period " + period + ": one RESUME lost");
+            if (period > 0) {
+                assertTrue(allDone(rec), "the bitmap must resume host 0 after its RESUME was lost");
+                assertFalse(tb.host(0).isBfcPaused());
+                assertTrue(tb.core().counters().bfcBitmapTx[0] > 0);
+            } else {
+                assertFalse(rec.completed(0), "without the refresh host 0 never learns it may send again");
+                assertTrue(tb.host(0).isBfcPaused());
+                assertTrue(rec.completed(1) && rec.completed(2), "the other senders are not affected");
+            }
+        }
     }
 
     /**
