@@ -34,11 +34,14 @@ import picocli.CommandLine.Spec;
             "buffer used, drops and lossless violations. Results depend only on the",
             "scenario, the scheme and the seed.",
             "",
+            "Every scheme of the MMU runs: st, dt, sonic, dsh, spfc, reverie, capfc with",
+            "PFC, and bfc with per-flow queues and BFC pauses (the hosts then have BFC",
+            "NICs; the pause columns count BFC PAUSE frames).",
+            "",
             "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
             "spfc-websearch, dsh-collateral, websearch-load, leafspine-incast,",
-            "bfc-two-flows). Sweep a parameter with",
-            "--sweep, e.g. the number of burst senders:",
-            "--sweep traffic.bursts.count=8,16,24."
+            "bfc-two-flows). Sweep a parameter with --sweep, e.g. the number of",
+            "burst senders: --sweep traffic.bursts.count=8,16,24."
         },
         footer = {"", "Examples:",
             "  S=testbed-configs/scenarios",
@@ -46,14 +49,15 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c $S/spfc-victim.yaml --set traffic.bursts.count=24 --json",
             "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc --sweep traffic.bursts.count=8,16,24",
             "  pfcswitch sim -c $S/websearch-load.yaml --sweep traffic.web.load=0.3,0.5,0.7",
-            "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh"})
+            "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh",
+            "  pfcswitch sim -c $S/bfc-two-flows.yaml --scheme bfc,dt --out target/bfc"})
 final class SimCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
     Path config;
 
     @Option(names = "--scheme", split = ",", paramLabel = "S[,S...]",
-            description = "Schemes to run (default: the file's schemes: list).")
+            description = "Schemes to run: st, dt, sonic, dsh, spfc, reverie, capfc, bfc (default: the file's schemes: list).")
     List<String> schemes;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
