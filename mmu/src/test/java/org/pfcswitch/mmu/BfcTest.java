@@ -16,8 +16,13 @@ import org.pfcswitch.mmu.scheme.BfcBackpressure;
 class BfcTest {
     /** 4 × 100 Gb/s, 1 µs cables: HRTT = 2 µs, so one hop's BDP is 25,000 B (spec III.4). */
     static BfcBackpressure bfc(List<String> events) {
+        return bfc(events, "dynamic");
+    }
+
+    static BfcBackpressure bfc(List<String> events, String assignment) {
         MmuConfig cfg = MmuConfig.builder().totalBytes(12_000_000).ports(4, 100_000_000_000L, 1_000).mtuBytes(1500)
-                .losslessPriorityMask(0).privateBytes(0).headroomFormula("ieee").scheme("bfc").build();
+                .losslessPriorityMask(0).privateBytes(0).headroomFormula("ieee").scheme("bfc")
+                .schemeParameter("bfc", "assignment", assignment).build();
         Mmu mmu = Mmu.create(cfg, null, RandomSource.seeded(7));
         BfcBackpressure b = ((Bfc) mmu.scheme()).backpressure();
         b.setListener(new BfcBackpressure.Listener() {
@@ -65,6 +70,23 @@ class BfcTest {
         assertEquals(b.assignQueue(2, 0, 100_000), q0);             // size > 0: the flow stays put
         int extra = b.assignQueue(2, 1000, 0);                      // no empty queue left: random
         assertTrue(extra >= 1 && extra < 32);
+    }
+
+    /** The paper's comparison variants (App. A.10): the flow hash picks the queue, or one FIFO for all. */
+    @Test
+    void stochasticAssignmentHashesFlowsOntoQueuesAndSingleUsesOneFifo() {
+        BfcBackpressure stochastic = bfc(new ArrayList<>(), "stochastic");
+        assertEquals(1 + 5, stochastic.assignQueue(2, 5, 0));
+        assertEquals(stochastic.assignQueue(2, 5, 0), stochastic.assignQueue(2, 5 + 31, 0),
+                "two flows whose hashes agree mod 31 share a queue although 29 others are empty");
+        assertEquals(31, stochastic.assignQueue(2, -1, 0), "negative hashes map into 1..31 too");
+        BfcBackpressure single = bfc(new ArrayList<>(), "single");
+        for (int flow = 0; flow < 100; flow++) {
+            assertEquals(1, single.assignQueue(flow % 4, flow, 0));
+        }
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> bfc(new ArrayList<>(), "random"));
+        assertTrue(e.getMessage().contains("assignment"), e.getMessage());
     }
 
     @Test

@@ -27,6 +27,15 @@ public final class BfcBackpressure {
         void onResumeUpstream(int inPort, int upstreamQueue, long nowNanos);
     }
 
+    /**
+     * How flows map to a port's physical queues (spec III.3): the paper's dynamic assignment, and
+     * the two variants it compares it with (§6, App. A.10): stochastic (SFQ-style, the flow hash
+     * picks the queue) and single (every flow in one FIFO, as under PFC).
+     */
+    public enum Assignment {
+        DYNAMIC, STOCHASTIC, SINGLE
+    }
+
     /** {@code upstreamQueue} of a packet whose sender is not BFC-capable: never counted. */
     public static final int NO_UPSTREAM = -1;
 
@@ -37,6 +46,7 @@ public final class BfcBackpressure {
     private final long thresholdMinBytes;
     private final boolean preferUnpaused;
     private final RandomSource random;
+    private final Assignment assignment;
     private final long[] bdpBytes;            // per egress port: HRTT_max · μ
     private final int[] ftQueue;
     private final int[] ftPackets;
@@ -57,7 +67,8 @@ public final class BfcBackpressure {
     };
 
     BfcBackpressure(MmuConfig cfg, int queuesPerPort, int upstreamQueues, int flowTableFactor, long hrttNs,
-            long stickyNs, long thresholdMinBytes, boolean preferUnpaused, RandomSource random) {
+            long stickyNs, long thresholdMinBytes, boolean preferUnpaused, Assignment assignment, RandomSource random) {
+        this.assignment = assignment;
         int ports = cfg.portCount();
         this.queuesPerPort = queuesPerPort;
         this.upstreamQueues = upstreamQueues;
@@ -93,6 +104,15 @@ public final class BfcBackpressure {
 
     /** The physical queue (1..queuesPerPort−1) of egress port {@code egressPort} a packet of this flow goes to. */
     public int assignQueue(int egressPort, int flowHash, long now) {
+        return switch (assignment) {
+            case DYNAMIC -> dynamicQueue(egressPort, flowHash, now);
+            case STOCHASTIC -> 1 + Math.floorMod(flowHash, queuesPerPort - 1);
+            case SINGLE -> 1;
+        };
+    }
+
+    /** Dynamic assignment: an empty queue for a new or idle flow, the same queue while it has packets queued. */
+    private int dynamicQueue(int egressPort, int flowHash, long now) {
         int ent = entry(egressPort, flowHash);
         if (ftPackets[ent] == 0 && (!ftValid[ent] || now - ftTouched[ent] >= stickyNs)) {
             int q = emptyQueue(egressPort);
