@@ -93,6 +93,8 @@ public final class SwitchCore {
         }
         this.timers = new DeadlineHeap(2 * ports);
         this.counters = new SwitchCounters(ports);
+        // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
+        // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
         PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
         this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
         if (mmu.scheme() instanceof Bfc bfc) {
