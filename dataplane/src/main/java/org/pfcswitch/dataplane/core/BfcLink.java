@@ -14,7 +14,8 @@ import org.pfcswitch.mmu.scheme.BfcBackpressure;
  * <ul>
  *   <li>A frame joins the physical queue its flow's flow-table entry holds
  *       ({@link BfcBackpressure#assignQueue}); queue 0 is left to control, so data uses 1..N−1 and
- *       the core's scheduler serves them by DRR.</li>
+ *       the core's scheduler serves them by DRR (with priority classes configured, each class has
+ *       its own block of queues, served in strict priority between classes, DRR within).</li>
  *   <li>A frame that finds its queue over the threshold counts towards the upstream queue it came
  *       from (the {@code upstreamQ} of its shim); the first such frame makes this port owe the
  *       upstream neighbour a PAUSE for that queue, the departure of the last one a RESUME. On the
@@ -97,11 +98,20 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         return queuesPerPort;
     }
 
+    /** The queue masks of the priority classes, highest class first: served in strict priority, DRR within. */
+    int[] classBands() {
+        int[] bands = new int[backpressure.classes()];
+        for (int c = 0; c < bands.length; c++) {
+            bands[c] = (int) backpressure.classQueueMask(bands.length - 1 - c);
+        }
+        return bands;
+    }
+
     // ------------------------------------------------------------------ data path
 
     @Override
     public int queueFor(ParsedFrame frame, int priority, int outPort, long now) {
-        return backpressure.assignQueue(outPort, (int) frame.flowHash(), now);
+        return backpressure.assignQueue(outPort, (int) frame.flowHash(), priority, now);
     }
 
     @Override
@@ -119,14 +129,15 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         slots.upstreamQueue[slot] = (short) upstream;
         slots.shimOffset[slot] = frame.hasBfcShim()
                 ? (short) (frame.bfcShimOffset() - frame.frameOffset()) : (short) -1;
-        slots.marked[slot] = backpressure.onEnqueue(inPort, upstream, outPort, queue, hash, slots.length[slot], now);
+        slots.marked[slot] = backpressure.onEnqueue(inPort, upstream, outPort, queue, hash, slots.priority[slot],
+                slots.length[slot], now);
     }
 
     @Override
     public void onDequeued(PacketSlots slots, int slot, int outPort, int queue, MemorySegment bytes, long frameOffset,
                            long now) {
         backpressure.onDequeue(slots.inPort[slot], slots.upstreamQueue[slot], outPort, queue, slots.flowHash[slot],
-                slots.length[slot], slots.marked[slot], now);
+                slots.priority[slot], slots.length[slot], slots.marked[slot], now);
         if (slots.shimOffset[slot] >= 0) {
             Bfc.setUpstreamQueue(bytes, frameOffset + slots.shimOffset[slot], queue);   // what the next hop pauses
         }

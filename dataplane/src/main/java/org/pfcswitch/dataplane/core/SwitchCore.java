@@ -100,7 +100,8 @@ public final class SwitchCore {
         if (mmu.scheme() instanceof Bfc bfc) {
             BfcLink bfcLink = new BfcLink(bfc.backpressure(), config.bfcBitmapPeriodNanos(), counters, timers, ports);
             this.link = bfcLink;
-            this.scheduler = EgressScheduler.fairQueuing(ports, bfcLink.queuesPerPort(), config.mmu().mtuBytes());
+            this.scheduler = EgressScheduler.fairQueuing(ports, bfcLink.queuesPerPort(), config.mmu().mtuBytes(),
+                    bfcLink.classBands());
         } else {
             this.link = pfcLink.attach(mmu.flowControl());
             this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));

@@ -126,6 +126,34 @@ class BfcCoreTest {
         assertEquals(4, rig.core.counters().bfcControlRx[OUT]);
     }
 
+    /**
+     * Priority classes (BFC App. A.3): with four classes a priority-7 flow's queue is served before
+     * any queue of the priority-0 class; with one class the same two flows alternate.
+     */
+    @Test
+    void classesAreServedInStrictPriorityAndQueuesWithinAClassByDrr() {
+        assertEquals("L" + "H".repeat(20) + "L".repeat(19), servedOrder(4));
+        assertTrue(servedOrder(1).startsWith("LHLHLH"), servedOrder(1));
+    }
+
+    /** 20 frames of a priority-0 flow, then 20 of a priority-7 flow, all at t = 0: the order they leave in. */
+    private String servedOrder(int classes) {
+        CoreRig rig = new CoreRig(Configs.core(Configs.mmu(4, "bfc")
+                .schemeParameter("bfc", "classes", Integer.toString(classes)).build()).build());
+        for (int i = 0; i < 20; i++) {
+            rig.core.onFrame(0, frame(rig, 1111, 5, 0), 0);
+        }
+        for (int i = 0; i < 20; i++) {
+            rig.core.onFrame(1, frame(rig, 2222, 6, 56), 0);
+        }
+        rig.runUntil(1_000_000);
+        StringBuilder order = new StringBuilder();
+        for (ParsedFrame f : parsed(rig.sentOn(OUT))) {
+            order.append(f.udpSrcPort() == 1111 ? 'L' : 'H');
+        }
+        return order.toString();
+    }
+
     @Test
     void pfcOnABfcSwitchAndBfcOnAPfcSwitchAreConsumedAndCountedNeverObeyedOrForwarded() {
         CoreRig bfc = bfcRig();
@@ -156,7 +184,11 @@ class BfcCoreTest {
 
     /** A WRITE of flow {@code udpSrc} (the flow's identity) to the host behind OUT, from upstream queue {@code q}. */
     private long frame(CoreRig rig, int udpSrc, int upstreamQueue) {
-        roce.macs(Configs.host(OUT), Configs.host(0)).ips(0x0A00_0001, 0x0A00_0003).dscp(26).udpSrcPort(udpSrc)
+        return frame(rig, udpSrc, upstreamQueue, 26);
+    }
+
+    private long frame(CoreRig rig, int udpSrc, int upstreamQueue, int dscp) {
+        roce.macs(Configs.host(OUT), Configs.host(0)).ips(0x0A00_0001, 0x0A00_0003).dscp(dscp).udpSrcPort(udpSrc)
                 .destQp(udpSrc).payloadBytes(PAYLOAD).bfcUpstreamQueue(upstreamQueue);
         long h = rig.allocate(roce.frameLength());
         roce.write(rig.bytes(), rig.offset(h));

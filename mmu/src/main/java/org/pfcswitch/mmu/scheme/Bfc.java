@@ -30,6 +30,7 @@ import org.pfcswitch.mmu.Verdict;
  * <tr><td>stickyNs</td><td>0 = 2·HRTT</td><td>BFC §3.3.2</td></tr>
  * <tr><td>thresholdMinBytes</td><td>0 = MTU</td><td>[D] spec III.4</td></tr>
  * <tr><td>preferUnpaused</td><td>false</td><td>[D] spec III.3</td></tr>
+ * <tr><td>classes</td><td>1 (priorities split evenly; strict priority between classes, DRR within)</td><td>BFC App. A.3</td></tr>
  * <tr><td>assignment</td><td>dynamic (or stochastic: hash mod queues; single: one FIFO)</td><td>BFC §3.3.1, App. A.10</td></tr>
  * <tr><td>dtAlpha</td><td>0 = off (optional DT cap per egress port and class)</td><td>[D] spec III.1</td></tr>
  * </table>
@@ -56,6 +57,7 @@ public final class Bfc implements AdmissionScheme {
         boolean preferUnpaused = params.flag("preferUnpaused", false, "[D] spec III.3");
         String assignment = params.choice("assignment", "dynamic", "BFC §3.3.1, App. A.10 (variants)",
                 "dynamic", "stochastic", "single");
+        int classes = (int) params.integer("classes", 1, 1, MmuConfig.PRIORITIES, "BFC App. A.3: queues split among classes");
         dtAlpha = params.real("dtAlpha", 0, -1, 1024, "[D] spec III.1: 0 = off");
         params.rejectUnknown();
         long longest = 0;
@@ -65,7 +67,7 @@ public final class Bfc implements AdmissionScheme {
         hrttNs = hrtt > 0 ? hrtt : 2 * longest;
         backpressure = new BfcBackpressure(cfg, queues, upstream, factor, hrttNs, sticky > 0 ? sticky : 2 * hrttNs,
                 thMin > 0 ? thMin : cfg.mtuBytes(), preferUnpaused,
-                BfcBackpressure.Assignment.valueOf(assignment.toUpperCase(java.util.Locale.ROOT)), ctx.random());
+                BfcBackpressure.Assignment.valueOf(assignment.toUpperCase(java.util.Locale.ROOT)), classes, ctx.random());
         layout = new BufferLayout("none", 0, 0, new long[cfg.portCount()], 0, cfg.totalBytes(), List.of());
     }
 

@@ -47,6 +47,11 @@ public final class BfcBackpressure {
     private final boolean preferUnpaused;
     private final RandomSource random;
     private final Assignment assignment;
+    private final int classes;
+    private final int flowTablePerClass;
+    private final int[] classOfPriority;       // by priority 0..7
+    private final int[] classFirstQueue;       // by class
+    private final int[] classQueues;           // by class
     private final long[] bdpBytes;            // per egress port: HRTT_max · μ
     private final int[] ftQueue;
     private final int[] ftPackets;
@@ -56,7 +61,7 @@ public final class BfcBackpressure {
     private final boolean[] pausedByDownstream;
     private final boolean[] active;
     private final int[] activeCount;
-    private final int[] rotatingStart;
+    private final int[] rotatingStart;        // by port * classes + class
     private final int[] pauseCounter;
     private Listener listener = new Listener() {
         @Override
@@ -67,12 +72,33 @@ public final class BfcBackpressure {
     };
 
     BfcBackpressure(MmuConfig cfg, int queuesPerPort, int upstreamQueues, int flowTableFactor, long hrttNs,
-            long stickyNs, long thresholdMinBytes, boolean preferUnpaused, Assignment assignment, RandomSource random) {
+            long stickyNs, long thresholdMinBytes, boolean preferUnpaused, Assignment assignment, int classes,
+            RandomSource random) {
+        if (classes < 1 || classes > queuesPerPort - 1) {
+            throw new IllegalArgumentException("bfc classes must be 1.." + (queuesPerPort - 1)
+                    + " (each needs a data queue), got " + classes);
+        }
         this.assignment = assignment;
+        this.classes = classes;
+        // Priorities split evenly into classes, the highest priorities in the highest class; the data
+        // queues 1..N-1 split into contiguous blocks, the highest class on the highest queue numbers.
+        classOfPriority = new int[MmuConfig.PRIORITIES];
+        for (int p = 0; p < MmuConfig.PRIORITIES; p++) {
+            classOfPriority[p] = p * classes / MmuConfig.PRIORITIES;
+        }
+        classFirstQueue = new int[classes];
+        classQueues = new int[classes];
+        int data = queuesPerPort - 1;
+        for (int c = 0, first = 1; c < classes; c++) {
+            classFirstQueue[c] = first;
+            classQueues[c] = data / classes + (c < data % classes ? 1 : 0);
+            first += classQueues[c];
+        }
         int ports = cfg.portCount();
         this.queuesPerPort = queuesPerPort;
         this.upstreamQueues = upstreamQueues;
         this.flowTablePerPort = flowTableFactor * queuesPerPort;
+        this.flowTablePerClass = flowTablePerPort / classes;
         this.stickyNs = stickyNs;
         this.thresholdMinBytes = thresholdMinBytes;
         this.preferUnpaused = preferUnpaused;
@@ -90,7 +116,7 @@ public final class BfcBackpressure {
         pausedByDownstream = new boolean[ports * queuesPerPort];
         active = new boolean[ports * queuesPerPort];
         activeCount = new int[ports];
-        rotatingStart = new int[ports];
+        rotatingStart = new int[ports * classes];
         pauseCounter = new int[ports * upstreamQueues];
     }
 
@@ -98,41 +124,48 @@ public final class BfcBackpressure {
         this.listener = listener;
     }
 
-    private int entry(int egressPort, int flowHash) {
-        return egressPort * flowTablePerPort + Math.floorMod(flowHash, flowTablePerPort);
+    /** The flow-table entry of a flow: each class has its own part of the port's table, so classes never share one. */
+    private int entry(int egressPort, int flowHash, int priority) {
+        return egressPort * flowTablePerPort + classOfPriority[priority] * flowTablePerClass
+                + Math.floorMod(flowHash, flowTablePerClass);
     }
 
-    /** The physical queue (1..queuesPerPort−1) of egress port {@code egressPort} a packet of this flow goes to. */
-    public int assignQueue(int egressPort, int flowHash, long now) {
+    /**
+     * The physical queue (1..queuesPerPort−1) of egress port {@code egressPort} a packet of this
+     * flow goes to: one of the queues of its priority's class (spec III.9; one class by default).
+     */
+    public int assignQueue(int egressPort, int flowHash, int priority, long now) {
+        int c = classOfPriority[priority];
         return switch (assignment) {
-            case DYNAMIC -> dynamicQueue(egressPort, flowHash, now);
-            case STOCHASTIC -> 1 + Math.floorMod(flowHash, queuesPerPort - 1);
-            case SINGLE -> 1;
+            case DYNAMIC -> dynamicQueue(egressPort, flowHash, priority, c, now);
+            case STOCHASTIC -> classFirstQueue[c] + Math.floorMod(flowHash, classQueues[c]);
+            case SINGLE -> classFirstQueue[c];
         };
     }
 
     /** Dynamic assignment: an empty queue for a new or idle flow, the same queue while it has packets queued. */
-    private int dynamicQueue(int egressPort, int flowHash, long now) {
-        int ent = entry(egressPort, flowHash);
+    private int dynamicQueue(int egressPort, int flowHash, int priority, int c, long now) {
+        int ent = entry(egressPort, flowHash, priority);
         if (ftPackets[ent] == 0 && (!ftValid[ent] || now - ftTouched[ent] >= stickyNs)) {
-            int q = emptyQueue(egressPort);
-            ftQueue[ent] = q > 0 ? q : 1 + random.nextInt(queuesPerPort - 1);
+            int q = emptyQueue(egressPort, c);
+            ftQueue[ent] = q > 0 ? q : classFirstQueue[c] + random.nextInt(classQueues[c]);
             ftValid[ent] = true;
         }
         return ftQueue[ent];
     }
 
-    /** The first empty data queue after a rotating start (0 if none); unpaused ones first if configured. */
-    private int emptyQueue(int egressPort) {
-        int data = queuesPerPort - 1;
-        int start = rotatingStart[egressPort];
+    /** The first empty queue of class {@code c} after a rotating start (0 if none); unpaused ones first if configured. */
+    private int emptyQueue(int egressPort, int c) {
+        int data = classQueues[c];
+        int startAt = egressPort * classes + c;
+        int start = rotatingStart[startAt];
         int fallback = 0;
         for (int i = 0; i < data; i++) {
-            int q = 1 + (start + i) % data;
+            int q = classFirstQueue[c] + (start + i) % data;
             int k = egressPort * queuesPerPort + q;
             if (queueBytes[k] == 0) {
                 if (!preferUnpaused || !pausedByDownstream[k]) {
-                    rotatingStart[egressPort] = (start + i + 1) % data;
+                    rotatingStart[startAt] = (start + i + 1) % data;
                     return q;
                 }
                 if (fallback == 0) {
@@ -149,9 +182,9 @@ public final class BfcBackpressure {
      * @return whether the packet was marked (it counts towards its upstream queue's pause); the
      *         caller keeps this bit with the packet and passes it back to {@link #onDequeue}
      */
-    public boolean onEnqueue(int inPort, int upstreamQueue, int egressPort, int queue, int flowHash, long bytes,
-            long now) {
-        int ent = entry(egressPort, flowHash);
+    public boolean onEnqueue(int inPort, int upstreamQueue, int egressPort, int queue, int flowHash, int priority,
+            long bytes, long now) {
+        int ent = entry(egressPort, flowHash, priority);
         ftPackets[ent]++;
         ftTouched[ent] = now;
         int k = egressPort * queuesPerPort + queue;
@@ -165,12 +198,12 @@ public final class BfcBackpressure {
     }
 
     /** Records the departure of a packet recorded by {@link #onEnqueue}. */
-    public void onDequeue(int inPort, int upstreamQueue, int egressPort, int queue, int flowHash, long bytes,
-            boolean marked, long now) {
+    public void onDequeue(int inPort, int upstreamQueue, int egressPort, int queue, int flowHash, int priority,
+            long bytes, boolean marked, long now) {
         int k = egressPort * queuesPerPort + queue;
         queueBytes[k] -= bytes;
         refreshActive(egressPort, k);
-        int ent = entry(egressPort, flowHash);
+        int ent = entry(egressPort, flowHash, priority);
         ftPackets[ent]--;
         ftTouched[ent] = now;
         if (marked && --pauseCounter[inPort * upstreamQueues + upstreamQueue] == 0) {
@@ -217,6 +250,17 @@ public final class BfcBackpressure {
 
     public int queuesPerPort() {
         return queuesPerPort;
+    }
+
+    /** Priority classes: their queues are served in strict priority, the highest class first. */
+    public int classes() {
+        return classes;
+    }
+
+    /** The data queues of class {@code c} as a bit mask (queue q = bit q; at most 64 queues). */
+    public long classQueueMask(int c) {
+        long block = classQueues[c] >= 64 ? -1L : (1L << classQueues[c]) - 1;
+        return block << classFirstQueue[c];
     }
 
     /** Pause counters per ingress port: upstream queue ids 0..upstreamQueues−1 are backpressured. */
