@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
             "",
             "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
             "spfc-websearch, dsh-collateral, websearch-load, leafspine-incast,",
-            "bfc-two-flows). Sweep a parameter with --sweep, e.g. the number of",
-            "burst senders: --sweep traffic.bursts.count=8,16,24."
+            "bfc-two-flows, bfc-websearch-incast). Sweep a parameter with --sweep,",
+            "e.g. the number of burst senders: --sweep traffic.bursts.count=8,16,24."
         },
         footer = {"", "Examples:",
             "  S=testbed-configs/scenarios",

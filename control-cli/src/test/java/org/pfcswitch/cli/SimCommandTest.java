@@ -159,6 +159,21 @@ class SimCommandTest {
         assertTrue(c.out().contains("lossless viol."), c.out());
     }
 
+    /** The BFC incast scenario, cut to 1 ms: both schemes run, nothing is lost, both traffics get per-traffic FCT. */
+    @Test
+    void bfcWebsearchIncastRunsBothSchemes() {
+        Cli c = sim("-c", SCENARIOS.resolve("bfc-websearch-incast.yaml").toString(), "--json", "--set", "duration=1ms",
+                "--set", "measure.from=0us", "--set", "measure.to=1ms", "--set", "traffic.web.stop=1ms", "--set", "traffic.incast.stop=1ms",
+                "--set", "traffic.incast.load=1");
+        assertEquals(0, c.exitCode(), c.err());
+        for (String scheme : new String[] {"dt", "bfc"}) {
+            assertEquals(0, number(c.out(), scheme, "\"drops\":(\\d+)"), scheme);
+            assertTrue(number(c.out(), scheme, "\"flows\":\\{\"count\":(\\d+)") > 0, scheme);
+            assertTrue(c.out().contains("\"fctByTraffic\":{\"web\":"), c.out());
+        }
+        assertTrue(number(c.out(), "bfc", "\"pfcPausesSent\":(\\d+)") > 0, "the incast must make BFC pause");
+    }
+
     /** Mean of a time-series CSV column over the samples at or after {@code fromUs}. */
     private static double meanAfter(Path csv, String column, double fromUs) throws IOException {
         List<String> lines = Files.readAllLines(csv);
