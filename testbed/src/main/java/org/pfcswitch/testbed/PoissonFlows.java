@@ -51,7 +51,7 @@ public final class PoissonFlows implements Traffic {
             double perNano = load * tb.host(s).rateBps() / (8 * mean) / 1e9;
             double t = startNanos;
             while (true) {
-                t += -Math.log(1 - random.nextDouble()) / perNano;
+                t += exponentialGap(random, perNano);
                 if (t >= stopNanos) {
                     break;
                 }
@@ -66,6 +66,11 @@ public final class PoissonFlows implements Traffic {
         for (Arrival a : arrivals) {
             ids.add(tb.addFlow(a.src, a.dst, priority, a.bytes, a.at));
         }
+    }
+
+    /** The gap to the next arrival of a Poisson process with {@code perNano} arrivals per nanosecond. */
+    static double exponentialGap(SplittableRandom random, double perNano) {
+        return -Math.log(1 - random.nextDouble()) / perNano;
     }
 
     private int pickReceiver(int sender, SplittableRandom random) {

@@ -197,18 +197,12 @@ public final class RoceHost implements Node {
 
     private void send(Flow f, int slot, long now) {
         int length = f.nextFrameLength();
-        long handle = slab.allocateOrFail(length);
-        int payload = f.writeNext(slab.bytes(), slab.offset(handle));
-        records.onSent(f.id, payload);
-        framesSent++;
-        observer.onTransmit(index, f.id, f.priority, length, now);
-        lineFreeAt = now + serialization(length);
+        putOnLine(f, length, now);
         if (f.cc != null) {
             f.cc.onSent(length, now);
             long rate = f.cc.rateBps(now);
             f.nextSendAt = rate >= rateBps ? lineFreeAt : now + LineRate.nanos(length, rate);
         }
-        wire.send(handle, length, now);
         Flow[] shadows = f.shadows;
         if (shadows != null) {
             for (int k = 0; k < shadows.length; k++) {
@@ -246,11 +240,16 @@ public final class RoceHost implements Node {
             framesSkipped++;
             return;
         }
+        putOnLine(shadow, length, now);
+    }
+
+    /** Writes flow {@code f}'s next frame ({@code length} bytes) into a buffer and starts it on the line. */
+    private void putOnLine(Flow f, int length, long now) {
         long handle = slab.allocateOrFail(length);
-        int payload = shadow.writeNext(slab.bytes(), slab.offset(handle));
-        records.onSent(shadow.id, payload);
+        int payload = f.writeNext(slab.bytes(), slab.offset(handle));
+        records.onSent(f.id, payload);
         framesSent++;
-        observer.onTransmit(index, shadow.id, shadow.priority, length, now);
+        observer.onTransmit(index, f.id, f.priority, length, now);
         lineFreeAt = now + serialization(length);
         wire.send(handle, length, now);
     }

@@ -87,7 +87,7 @@ public final class SynchronizedPoissonFlows implements Traffic {
         List<Arrival> out = new ArrayList<>();
         double t = startNanos;
         while (true) {
-            t += -Math.log(1 - random.nextDouble()) / perNano;
+            t += PoissonFlows.exponentialGap(random, perNano);
             if (t >= stopNanos) {
                 return out;
             }

@@ -401,7 +401,7 @@ public final class Testbed {
             coreSettings.accept(cb);
             CoreConfig coreConfig = cb.build();
 
-            int frameBytes = payloadMtu + 96;              // headers, RETH, ICRC and a VLAN tag at most
+            int frameBytes = payloadMtu + 96;              // headers, RETH, ICRC, a VLAN tag and a BFC shim at most
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, mmuConfig.totalBytes() / 256 + 256L * hostCount + 1024);
             SplittableRandom random = new SplittableRandom(seed);
