@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -11,41 +12,47 @@ import java.util.concurrent.TimeUnit;
 import org.pfcswitch.cli.config.ConfigNode;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.DpdkSwitch;
-import org.pfcswitch.dataplane.Forwarder;
-import org.pfcswitch.dataplane.PortCounters;
 import org.pfcswitch.dataplane.SwitchConfig;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "run",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the switch on DPDK ports until SIGINT (Ctrl-C) or SIGTERM.",
+            "Runs the PFC switch on DPDK ports until SIGTERM or SIGINT (Ctrl-C).",
             "",
-            "NOTE: the switch core (MMU admission, egress queues, scheduler, PFC",
-            "generation) is not wired in yet. 'run' forwards WITHOUT THE MMU, as an L2",
-            "learning switch: static MACs from the config, learning, flooding of",
-            "broadcast and unknown destinations. Every frame is classified (priority from",
-            "PCP or the DSCP map) and counted per (port, priority); received PFC and",
-            "PAUSE frames are counted per priority and are never forwarded.",
+            "One poll-mode thread feeds the switch core (the same one 'sim' runs) from DPDK",
+            "bursts in real time: parse and classify (PCP or the DSCP map), forward by MAC",
+            "(static entries, learning, flooding), admit through the MMU under the",
+            "configured scheme (st, dt, sonic, dsh, spfc, reverie, capfc, bfc), queue per",
+            "(port, priority), schedule, shape each port to its configured speed, mark ECN.",
+            "When the scheme says XOFF for an ingress (port, priority) the switch sends an",
+            "802.1Qbb PFC frame out of that port, refreshes it at half the pause time and",
+            "sends quanta 0 (XON) when it clears. PFC and 802.3x PAUSE frames received on a",
+            "port stop that port's egress priorities for the encoded time (at the port's",
+            "speed); they are counted and never forwarded.",
             "",
             "Ports are PCI addresses (0000:3b:00.0) or DPDK virtual devices",
             "(net_af_packet0,iface=eth1 / net_af_xdp0,iface=eth1 / net_tap0 /",
             "net_memif0,... / net_ring0 / net_null0). The start-up log lists each port:",
-            "MAC, link state, and whether MAC-control frames (PFC, PAUSE) reach the",
-            "switch on it.",
+            "MAC, link state, whether MAC-control frames (PFC, PAUSE) reach the switch on",
+            "it, the speed it is shaped to and its headroom.",
             "",
-            "EAL gets --lcores=0@(all CPUs) so no JVM thread is pinned by accident;",
-            "workers pin themselves to the CPUs the config gives them. Hugepages are used",
-            "when reserved (eal.hugepages: auto), otherwise --no-huge.",
+            "EAL gets --lcores=0@(all CPUs) so no JVM thread is pinned by accident; the",
+            "worker pins itself to the CPUs the config gives it. Hugepages are used when",
+            "reserved (eal.hugepages: auto), otherwise --no-huge.",
             "",
-            "On SIGINT/SIGTERM: workers stop, TX buffers are flushed, frames left in rx",
-            "queues are freed, the pool's in-use count is checked (must be 0) and logged,",
-            "the ports stop and close, and the exit code is 0. Exit codes: 0 clean stop,",
-            "1 error (bad config, port or DPDK failure: one line on stderr), 3 a worker",
+            "On SIGTERM or SIGINT: the worker stops, frames still queued in the switch are",
+            "freed, TX buffers are flushed, frames left in rx queues are freed, the pool's",
+            "in-use count is checked (must be 0) and logged, the ports stop and close, and",
+            "the exit code is 0. A shell that starts the switch in the background may leave",
+            "SIGINT ignored (POSIX does so for background jobs of scripts): the switch then",
+            "says so at start-up; stop it with SIGTERM (kill PID). Exit codes: 0 clean stop,",
+            "1 error (bad config, port or DPDK failure: one line on stderr), 3 the worker",
             "failed or mbufs leaked.",
             "",
             "The configuration format is documented in testbed-configs/README.md."
@@ -53,16 +60,21 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
             "  ./pfcswitch testbed up -c testbed-configs/netns-3hosts.yaml",
             "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml",
-            "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml --stats-every 10",
-            "  ./pfcswitch run -c lab.yaml --check       # validate and print the EAL line only"})
+            "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml --scheme spfc --stats-every 1",
+            "  ./pfcswitch run -c lab.yaml --check       # validate and print what would start"})
 final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "The switch configuration (YAML).")
     Path config;
 
+    @Option(names = "--scheme", paramLabel = "NAME",
+            description = "Buffer-admission scheme, overriding mmu.scheme of the config: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = SchemeNames.class)
+    String scheme;
+
     @Option(names = "--stats-every", paramLabel = "SECONDS", defaultValue = "0",
-            description = "Log per-port counters every SECONDS while running (0: only at shutdown).")
-    int statsEvery;
+            description = "Log a status line per port every SECONDS while running (0: only the counters at shutdown).")
+    double statsEvery;
 
     @Option(names = "--check", description = "Read and validate the configuration, print what would start, and exit.")
     boolean check;
@@ -75,38 +87,45 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         out = spec.commandLine().getOut();
-        SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config));
-        log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, " + cfg.workers().size() + " worker(s)");
-        log("forwarding WITHOUT the MMU: the switch core is not wired in yet (L2 learning switch, no queues, no PFC generation)");
+        if (statsEvery < 0) {
+            throw new ParameterException(spec.commandLine(), "--stats-every must be >= 0, got " + statsEvery);
+        }
+        SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config), scheme);
+        log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, scheme " + cfg.mmu().scheme());
         if (check) {
             for (SwitchConfig.Port p : cfg.ports()) {
-                log("port " + p.name() + ": " + p.device());
+                log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");
             }
             log("configuration OK");
             return 0;
         }
         CountDownLatch stop = new CountDownLatch(1);
         String[] signalName = new String[1];
-        Signals.onTermination(name -> {
+        List<String> ignored = Signals.onTermination(name -> {
             signalName[0] = name;
             stop.countDown();
         });
+        for (String name : ignored) {
+            log(name + " is ignored by this process (inherited from the shell that started it): stop the switch with SIGTERM");
+        }
 
         DpdkSwitch sw = Dpdk.guard(() -> DpdkSwitch.start(cfg, this::log));
-        log("forwarding; stop with Ctrl-C or SIGTERM");
-        Forwarder forwarder = sw.forwarder();
+        log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
+        SwitchStatus status = new SwitchStatus(sw);
         long lastStats = System.nanoTime();
-        while (!stop.await(200, TimeUnit.MILLISECONDS) && forwarder.failure() == null) {
-            if (statsEvery > 0 && System.nanoTime() - lastStats >= statsEvery * 1_000_000_000L) {
-                logCounters(sw);
+        long statsNanos = (long) (statsEvery * 1e9);
+        while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
+            if (statsNanos > 0 && System.nanoTime() - lastStats >= statsNanos) {
+                status.lines().forEach(this::log);
                 lastStats = System.nanoTime();
             }
         }
-        Throwable failure = forwarder.failure();
-        log(failure != null ? "stopping: a worker failed: " + failure : "stopping on " + signalName[0]);
+        Throwable failure = sw.failure();
+        log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
-        logCounters(sw);
-        log("workers stopped, TX buffers flushed, " + down.drainedFrames() + " frames freed from rx queues, ports stopped and closed");
+        status.counters().forEach(this::log);
+        log("worker stopped, " + down.queuedFrames() + " frames still queued in the switch freed, TX buffers flushed, "
+                + down.drainedFrames() + " frames freed from rx queues, ports stopped and closed");
         log("packet pool: " + down.mbufsInUse() + " of " + down.poolSize() + " mbufs in use after shutdown"
                 + (down.mbufsInUse() == 0 ? " (all returned)" : " -- LEAK"));
         if (failure != null) {
@@ -114,42 +133,6 @@ final class RunCommand implements Callable<Integer> {
             return 3;
         }
         return down.mbufsInUse() == 0 ? 0 : 3;
-    }
-
-    private void logCounters(DpdkSwitch sw) {
-        Forwarder f = sw.forwarder();
-        int ports = f.portCount();
-        for (int p = 0; p < ports; p++) {
-            StringBuilder line = new StringBuilder("counters ").append(sw.config().ports().get(p).name()).append(':');
-            long rx = 0;
-            StringBuilder byPriority = new StringBuilder();
-            StringBuilder pfc = new StringBuilder();
-            for (int prio = 0; prio < PortCounters.PRIORITIES; prio++) {
-                int i = p * PortCounters.PRIORITIES + prio;
-                long frames = f.total(c -> c.rxFrames, i);
-                rx += frames;
-                if (frames > 0) {
-                    byPriority.append(" p").append(prio).append('=').append(frames);
-                }
-                long pfcFrames = f.total(c -> c.pfcRx, i);
-                if (pfcFrames > 0) {
-                    pfc.append(" p").append(prio).append('=').append(pfcFrames);
-                }
-            }
-            int port = p;
-            line.append(" rx ").append(rx).append(byPriority.isEmpty() ? "" : " (" + byPriority.toString().trim() + ")")
-                    .append(", tx ").append(f.total(c -> c.txFrames, port))
-                    .append(", tx-full drops ").append(f.total(c -> c.txDropFull, port))
-                    .append(", pfc rx").append(pfc.isEmpty() ? " 0" : pfc.toString())
-                    .append(", pause rx ").append(f.total(c -> c.pauseRx, port))
-                    .append(", flooded ").append(f.total(c -> c.floodedRx, port))
-                    .append(", filtered ").append(f.total(c -> c.filteredRx, port))
-                    .append(", runts ").append(f.total(c -> c.runtRx, port))
-                    .append(", malformed ").append(f.total(c -> c.malformedRx, port));
-            log(line.toString());
-        }
-        log("forwarding table: " + sw.table().size() + " stations" + (sw.table().learnTableFull() > 0
-                ? ", " + sw.table().learnTableFull() + " not learned (table full)" : ""));
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");

@@ -24,15 +24,21 @@ class RunCommandTest {
     }
 
     @Test
-    void helpSaysItForwardsWithoutTheMmu() {
+    void helpTeachesTheSwitchCoreSchemesAndStopSignals() {
         Cli r = Cli.run("run", "--help");
         assertEquals(0, r.exitCode());
-        assertTrue(r.out().contains("WITHOUT THE MMU"), r.out());
+        assertTrue(r.out().contains("802.1Qbb PFC frame"), r.out());
+        assertTrue(r.out().contains("st, dt, sonic, dsh, spfc, reverie, capfc, bfc"), r.out());
+        assertTrue(r.out().contains("stop it with SIGTERM"), r.out());
         assertTrue(r.out().contains("Examples:"), r.out());
     }
 
+    /**
+     * SIGTERM, not SIGINT: a suite started from a background script inherits SIGINT as ignored,
+     * and the switch keeps it ignored (and says so). SIGTERM stops it whatever the parent did.
+     */
     @Test
-    void runsOnRingAndNullVdevsAndStopsCleanlyOnSigint() throws Exception {
+    void runsTheSwitchCoreOnRingAndNullVdevsAndStopsCleanlyOnSigterm() throws Exception {
         Path cfg = config("ring", """
                 eal: {memoryMb: 256, hugepages: off}
                 workers: [{ports: [loop, sink]}]
@@ -41,21 +47,42 @@ class RunCommandTest {
                   - {name: sink, device: net_null0}
                 forwarding: {learning: true, staticMacs: [{mac: "02:00:00:00:00:01", port: loop}]}
                 classification: {trust: dscp, dscpMap: "26:3"}
+                mmu: {totalBytes: 2MiB, scheme: st}
                 """);
-        try (SwitchProcess p = SwitchProcess.start("run", "-c", cfg.toString())) {
+        try (SwitchProcess p = SwitchProcess.start("run", "-c", cfg.toString(), "--scheme", "spfc", "--stats-every", "0.2")) {
             p.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
-            Thread.sleep(300);
-            int code = p.signalAndWait("INT", Duration.ofSeconds(30));
+            p.awaitLine("status sink", Duration.ofSeconds(10));
+            int code = p.signalAndWait("TERM", Duration.ofSeconds(30));
             String log = p.stdout();
             assertEquals(0, code, log + "\n" + p.stderr());
-            assertTrue(log.contains("forwarding WITHOUT the MMU"), log);
+            assertTrue(log.contains("switch core: scheme spfc, shared buffer 2097152 bytes"), "--scheme overrides mmu.scheme\n" + log);
+            assertTrue(log.contains("port loop: shaped to 10 Gbit/s, headroom"), log);
             assertTrue(log.contains("--no-huge -m 256 --no-shconf"), log);
             assertTrue(log.matches("(?s).*port 0 loop .*net_ring0.*link up.*MAC-control rx: yes.*"), log);
             assertTrue(log.contains("static mac 02:00:00:00:00:01 -> port loop"), log);
-            assertTrue(log.contains("stopping on SIGINT"), log);
+            assertTrue(log.contains("stopping on SIGTERM"), log);
             assertTrue(log.matches("(?s).*counters sink: rx [1-9].*"), "net_null frames were received and counted\n" + log);
+            // net_null's frames are all-zero: source and destination MAC 00:..:00, learned on sink itself.
+            assertTrue(log.matches("(?s).*counters sink: .*filtered [1-9].*"), log);
             assertTrue(log.matches("(?s).*packet pool: 0 of \\d+ mbufs in use after shutdown \\(all returned\\).*"), log);
             assertEquals("", p.stderr());
+        }
+    }
+
+    @Test
+    void saysWhenSigintIsInheritedAsIgnoredAndStopsOnSigterm() throws Exception {
+        Path cfg = config("ignored", """
+                eal: {memoryMb: 256, hugepages: off}
+                ports:
+                  - {name: sink, device: net_null0}
+                mmu: {totalBytes: 1MiB}
+                """);
+        try (SwitchProcess p = SwitchProcess.startWithSigintIgnored("run", "-c", cfg.toString())) {
+            p.awaitLine("forwarding; stop with SIGTERM", Duration.ofSeconds(30));
+            assertTrue(p.stdout().contains("SIGINT is ignored by this process"), p.stdout());
+            int code = p.signalAndWait("TERM", Duration.ofSeconds(30));
+            assertEquals(0, code, p.stdout() + "\n" + p.stderr());
+            assertTrue(p.stdout().contains("(all returned)"), p.stdout());
         }
     }
 
@@ -73,6 +100,12 @@ class RunCommandTest {
                         "ports[1].device: duplicate device net_ring0 (also port a)"),
                 new Case("unknown-key", "ports:\n" + ring + "forwarding: {learn: true}\n", List.of(),
                         "forwarding.learn: unknown key"),
+                new Case("mmu-ports", "ports:\n" + ring + "mmu: {ports: {count: 1, speed: 10G}}\n", List.of(),
+                        "mmu.ports: this file's ports are its ports: entries"),
+                new Case("bad-scheme", "ports:\n" + ring + "mmu: {scheme: fifo}\n", List.of(), "scheme must be one of"),
+                new Case("two-workers", "workers: 2\nports:\n" + ring + "  - {name: b, device: net_null0}\n", List.of(),
+                        "the switch core runs on one worker thread"),
+                new Case("bad-quanta", "ports:\n" + ring + "pfc: {pauseQuanta: 0}\n", List.of(), "pfc.pauseQuanta"),
                 new Case("dpdk-missing", "ports:\n" + ring, List.of("-Dpfcswitch.dpdk.shim=/nonexistent/libpfcswitch_dpdk.so"),
                         "DPDK is not available"));
         for (Case c : cases) {

@@ -30,13 +30,27 @@ final class SwitchProcess implements AutoCloseable {
     }
 
     static SwitchProcess start(List<String> jvmOptions, String... args) throws IOException {
+        return new SwitchProcess(new ProcessBuilder(command(jvmOptions, args)).start());
+    }
+
+    /**
+     * As a script's background job starts it: with SIGINT ignored ({@code trap '' INT}, inherited
+     * through exec), whatever the disposition of the JVM running the tests.
+     */
+    static SwitchProcess startWithSigintIgnored(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "trap '' INT; exec \"$@\"", "sh"));
+        command.addAll(command(List.of(), args));
+        return new SwitchProcess(new ProcessBuilder(command).start());
+    }
+
+    private static List<String> command(List<String> jvmOptions, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx512m"));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), PfcSwitch.class.getName()));
         command.addAll(List.of(args));
-        return new SwitchProcess(new ProcessBuilder(command).start());
+        return command;
     }
 
     static SwitchProcess start(String... args) throws IOException {

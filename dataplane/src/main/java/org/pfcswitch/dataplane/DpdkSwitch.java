@@ -3,51 +3,71 @@ package org.pfcswitch.dataplane;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.dataplane.core.CoreConfig;
+import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
+import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.MbufLayout;
 import org.pfcswitch.dpdk.Mempool;
+import org.pfcswitch.mmu.MmuConfig;
 
 /**
- * A running switch on DPDK, from a {@link SwitchConfig}: EAL, one packet pool, the ports, the
- * forwarding table and the forwarder. Until the switch core (MMU, queues, PFC) is wired in, it
- * forwards as a plain L2 learning switch. {@link #stop} takes it apart in order and checks that
- * every mbuf went back to the pool.
+ * A running switch on DPDK, from a {@link SwitchConfig}: EAL, one packet pool, the ports, and the
+ * {@link SwitchCore} on one poll-mode {@link CoreWorker} thread (MMU admission under the configured
+ * scheme, egress queues, per-port shaper at the configured speeds, PFC sent and obeyed). {@link #stop}
+ * takes it apart in order and checks that every mbuf went back to the pool.
  */
 public final class DpdkSwitch {
 
     /** What {@link #stop} found. {@code mbufsInUse} is 0 when nothing leaked. */
-    public record Shutdown(long drainedFrames, int mbufsInUse, int poolSize) {}
+    public record Shutdown(int queuedFrames, long drainedFrames, int mbufsInUse, int poolSize) {}
+
+    /** The pool holds the MMU's whole shared buffer in frames of this size (and more of larger ones). */
+    static final int POOL_SIZING_FRAME_BYTES = 512;
+    /** Memory one mbuf of the pool takes: header, headroom and data room, rounded up. */
+    static final int MBUF_FOOTPRINT_BYTES = 2432;
 
     private final SwitchConfig config;
-    private final Arena poolArena;
+    private final Arena arena;
     private final Mempool pool;
     private final DpdkPorts ports;
-    private final ForwardingTable table;
-    private final Forwarder forwarder;
+    private final CoreWorker worker;
+    private final Thread thread;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final boolean hugepages;
+    private boolean stopped;
+    private Shutdown shutdown;
 
-    private DpdkSwitch(SwitchConfig config, Arena poolArena, Mempool pool, DpdkPorts ports, ForwardingTable table,
-                       Forwarder forwarder, boolean hugepages) {
+    private DpdkSwitch(SwitchConfig config, Arena arena, Mempool pool, DpdkPorts ports, CoreWorker worker,
+                       boolean hugepages) {
         this.config = config;
-        this.poolArena = poolArena;
+        this.arena = arena;
         this.pool = pool;
         this.ports = ports;
-        this.table = table;
-        this.forwarder = forwarder;
+        this.worker = worker;
         this.hugepages = hugepages;
+        String cpus = config.workers().getFirst().cpus();
+        this.thread = new Thread(() -> runWorker(cpus), "pfcswitch-core");
+        this.thread.setDaemon(true);
     }
 
     /**
-     * Starts EAL (once per JVM), the ports and the workers, logging each step to {@code log}.
+     * Starts EAL (once per JVM), the ports and the core's worker, logging each step to {@code log}.
      *
      * @throws DpdkPorts.PortException   a port failed (the message names it)
      * @throws IllegalArgumentException  the configuration cannot work here (e.g. hugepages required)
      * @throws org.pfcswitch.dpdk.DpdkException EAL itself failed
      */
     public static DpdkSwitch start(SwitchConfig config, Consumer<String> log) {
+        if (config.workers().size() != 1) {
+            throw new IllegalArgumentException("workers: the switch core runs on one worker thread that owns every port;"
+                    + " give workers: 1 or one list entry (" + config.workers().size() + " given)");
+        }
         List<Device.Pci> pci = new ArrayList<>();
         for (SwitchConfig.Port p : config.ports()) {
             if (p.device() instanceof Device.Pci d) {
@@ -61,37 +81,95 @@ public final class DpdkSwitch {
         Eal.init(eal.args().toArray(String[]::new));
 
         int mbufs = config.eal().mbufs() > 0 ? config.eal().mbufs() : poolSizeFor(config);
-        Arena poolArena = Arena.ofShared();
+        Arena arena = Arena.ofShared();
         DpdkPorts ports = null;
         try {
-            Mempool pool = Mempool.create(poolArena, "pfcswitch_pkts", mbufs, 0, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
-            log.accept("packet pool: " + mbufs + " mbufs of " + MbufLayout.DEFAULT_DATA_ROOM + " bytes");
+            Mempool pool = createPool(config, arena, mbufs);
+            log.accept("packet pool: " + mbufs + " mbufs of " + MbufLayout.DEFAULT_DATA_ROOM + " bytes"
+                    + (config.eal().mbufs() > 0 ? " (eal.mbufs)" : " (rx and tx rings, and the " + config.mmu().totalBytes()
+                    + "-byte shared buffer in frames of " + POOL_SIZING_FRAME_BYTES + " bytes)"));
             ports = DpdkPorts.open(config.ports(), pool);
             for (int i = 0; i < ports.ports().size(); i++) {
                 log.accept(DpdkPorts.describe(i, ports.ports().get(i)));
             }
-            ForwardingTable table = new ForwardingTable(config.ports().size(), config.forwarding().tableSize(),
-                    config.forwarding().learning());
+            CoreConfig core = coreConfig(config, ports);
             for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
-                table.addStatic(s.mac(), config.portIndex(s.port()));
                 log.accept("static mac " + MacAddress.format(s.mac()) + " -> port " + s.port());
             }
-            log.accept("forwarding: L2, learning " + (table.learning() ? "on" : "off") + ", table of " + config.forwarding().tableSize()
+            log.accept("forwarding: L2, learning " + (core.learning() ? "on" : "off") + ", table of " + core.tableCapacity()
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
-            Forwarder forwarder = Forwarder.start(plan(config, ports, table), DpdkPacketMemory.INSTANCE);
-            for (int w = 0; w < config.workers().size(); w++) {
-                SwitchConfig.Worker wc = config.workers().get(w);
-                log.accept("worker " + w + ": ports " + String.join(", ", wc.ports())
-                        + (wc.cpus() == null ? ", not pinned" : ", pinned to CPUs " + wc.cpus()));
-            }
-            return new DpdkSwitch(config, poolArena, pool, ports, table, forwarder, eal.hugepages());
+            describeMmu(config, log);
+            CoreWorker worker = new CoreWorker(core, ports.ethPorts().toArray(EthPort[]::new), pool, System.nanoTime(), arena);
+            DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, worker, eal.hugepages());
+            sw.thread.start();
+            String cpus = config.workers().getFirst().cpus();
+            log.accept("worker: one poll-mode thread owns the switch core and every port"
+                    + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus));
+            return sw;
         } catch (RuntimeException e) {
             if (ports != null) {
                 ports.close();
             }
-            poolArena.close();
+            arena.close();
             Eal.cleanup();
             throw e;
+        }
+    }
+
+    private static Mempool createPool(SwitchConfig config, Arena arena, int mbufs) {
+        try {
+            return Mempool.create(arena, "pfcswitch_pkts", mbufs, 0, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+        } catch (DpdkException e) {
+            if (e.rteErrno() != 12) {
+                throw e;
+            }
+            throw new IllegalArgumentException("the packet pool of " + mbufs + " mbufs (about "
+                    + (long) mbufs * MBUF_FOOTPRINT_BYTES / (1 << 20) + " MiB) does not fit in EAL's memory (eal.memoryMb: "
+                    + config.eal().memoryMb() + "): raise eal.memoryMb, or set eal.mbufs, or make mmu.totalBytes smaller");
+        }
+    }
+
+    private void runWorker(String cpus) {
+        try {
+            if (cpus != null) {
+                ThreadAffinity.pinCurrentThread(cpus);
+            }
+            worker.run();
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+        }
+    }
+
+    /** The core's configuration: the MMU and ports from the switch config, each port's own MAC as PFC source. */
+    static CoreConfig coreConfig(SwitchConfig config, DpdkPorts ports) {
+        CoreConfig.Builder b = CoreConfig.builder(config.mmu())
+                .classifier(config.classifier())
+                .pauseQuanta(config.pauseQuanta())
+                .learning(config.forwarding().learning())
+                .tableCapacity(config.forwarding().tableSize());
+        for (int p = 0; p < ports.ports().size(); p++) {
+            b.portMac(p, ports.ports().get(p).mac());
+        }
+        for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
+            b.staticMac(s.mac(), config.portIndex(s.port()));
+        }
+        return b.build();
+    }
+
+    private static void describeMmu(SwitchConfig config, Consumer<String> log) {
+        MmuConfig m = config.mmu();
+        StringBuilder lossless = new StringBuilder();
+        for (int p = 0; p < MmuConfig.PRIORITIES; p++) {
+            if (m.isLossless(p)) {
+                lossless.append(lossless.isEmpty() ? "" : ",").append(p);
+            }
+        }
+        log.accept("switch core: scheme " + m.scheme() + ", shared buffer " + m.totalBytes() + " bytes"
+                + (m.cellBytes() > 0 ? " in " + m.cellBytes() + "-byte cells" : "") + ", lossless priorities " + lossless
+                + ", PFC XOFF quanta " + config.pauseQuanta() + " (refreshed at half the pause time, XON = quanta 0)");
+        for (int p = 0; p < m.portCount(); p++) {
+            log.accept("port " + config.ports().get(p).name() + ": shaped to " + Rates.format(m.port(p).speedBps())
+                    + ", headroom " + m.headroomDescription(p));
         }
     }
 
@@ -100,36 +178,48 @@ public final class DpdkSwitch {
         return "trust " + c.trust().name().toLowerCase(java.util.Locale.ROOT) + ", default priority " + c.defaultPriority();
     }
 
-    /** Enough mbufs for full rx and tx rings on every port, the workers' buffers, and slack. */
+    /**
+     * Enough mbufs for full rx and tx rings on every port, the TX buffers and the allocator's
+     * stash, and the MMU's whole shared buffer in frames of {@value #POOL_SIZING_FRAME_BYTES}
+     * bytes (the core holds one mbuf per queued frame). Smaller frames can fill the pool before
+     * the MMU's buffer: the pool-empty count in the log says when that happened.
+     */
     static int poolSizeFor(SwitchConfig config) {
-        long need = 4096;
+        long need = 1024;
         for (SwitchConfig.Port p : config.ports()) {
-            need += p.rxDescriptors() + p.txDescriptors();
+            need += p.rxDescriptors() + p.txDescriptors() + 2L * CoreWorker.BURST;
         }
-        int w = config.workers().size();
-        need += (long) w * config.ports().size() * Worker.BURST * 2 + (long) w * (w - 1) * 4096;
-        long pow = Long.highestOneBit(need - 1) << 1;
-        return (int) Math.min(pow - 1, (1 << 22) - 1);
+        need += config.mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
+        return (int) Math.min(need, (1 << 22) - 1);
     }
 
-    static Forwarder.Plan plan(SwitchConfig config, DpdkPorts ports, ForwardingTable table) {
-        List<Forwarder.WorkerPlan> workers = new ArrayList<>();
-        for (SwitchConfig.Worker w : config.workers()) {
-            workers.add(new Forwarder.WorkerPlan(w.ports().stream().map(config::portIndex).toList(), w.cpus()));
-        }
-        return new Forwarder.Plan(ports.ethPorts(), workers, table, config.classifier(), config.drainNanos(), false);
+    /** The first exception the worker died of, or null. */
+    public Throwable failure() {
+        return failure.get();
     }
 
-    public Forwarder forwarder() {
-        return forwarder;
+    /** The switch. Written by the worker thread: read it for status (recent, unordered values) or after {@link #stop}. */
+    public SwitchCore core() {
+        return worker.core();
+    }
+
+    /** Per port: frames the TX queue took, and frames it refused after the retries ({@code txDropFull}). */
+    public PortCounters txCounters() {
+        return worker.driverCounters();
+    }
+
+    /** Times the core needed an mbuf (PFC frame, flood copy) and the pool was empty. */
+    public long allocationFailures() {
+        return worker.allocationFailures();
+    }
+
+    /** Poll-loop passes so far. */
+    public long passes() {
+        return worker.passes();
     }
 
     public DpdkPorts ports() {
         return ports;
-    }
-
-    public ForwardingTable table() {
-        return table;
     }
 
     public Mempool pool() {
@@ -145,20 +235,38 @@ public final class DpdkSwitch {
     }
 
     /**
-     * Stops the workers (their TX buffers are sent or freed), frees frames still waiting in rx
-     * queues, stops and closes the ports, reads the pool's in-use count, frees the pool and
-     * cleans EAL up. Counters stay readable through {@link #forwarder()}.
+     * Stops the worker, frees the frames the core still queues, sends what the TX buffers hold,
+     * frees frames still waiting in rx queues, stops and closes the ports, reads the pool's in-use
+     * count, frees the pool and cleans EAL up. Counters stay readable through {@link #core()}.
+     * Idempotent: a second call returns the first result.
+     *
+     * @throws IllegalStateException if the worker does not stop within 10 s (nothing is freed then:
+     *                               freeing under a running thread would corrupt its buffers)
      */
-    public Shutdown stop() {
-        forwarder.stop();
+    public synchronized Shutdown stop() {
+        if (stopped) {
+            return shutdown;
+        }
+        worker.requestStop();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            throw new IllegalStateException(thread.getName() + " did not stop within 10 s");
+        }
+        stopped = true;
+        int queued = worker.finish();
         long drained = ports.drainRx();
         ports.close();
         int inUse = pool.inUseCount();
         int size = pool.size();
         if (inUse == 0) {
-            poolArena.close();     // freeing a pool whose mbufs are still out would corrupt them
+            arena.close();     // freeing a pool whose mbufs are still out would corrupt them
             Eal.cleanup();
         }
-        return new Shutdown(drained, inUse, size);
+        shutdown = new Shutdown(queued, drained, inUse, size);
+        return shutdown;
     }
 }

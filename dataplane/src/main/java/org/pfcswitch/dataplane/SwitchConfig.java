@@ -3,6 +3,7 @@ package org.pfcswitch.dataplane;
 import java.util.List;
 
 import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.mmu.MmuConfig;
 
 /**
  * Everything {@link DpdkSwitch} needs to start, already validated by whoever read it (the CLI
@@ -13,14 +14,20 @@ import org.pfcswitch.codec.PriorityClassifier;
  * @param workers        which ports each worker thread owns (by name) and where it runs
  * @param forwarding     static MACs and learning
  * @param classifier     how frames get their priority
- * @param drainNanos     TX drain period
+ * @param drainNanos     TX drain period of the bare forwarder ({@code bench fwd}); the switch core's
+ *                       driver sends its TX buffers every loop pass
+ * @param mmu            buffer, scheme and one MMU port per switch port (same order, the port's speed)
+ * @param pauseQuanta    quanta each PFC XOFF the switch sends carries (1..65535)
  */
 public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forwarding forwarding,
-                           PriorityClassifier classifier, long drainNanos) {
+                           PriorityClassifier classifier, long drainNanos, MmuConfig mmu, int pauseQuanta) {
 
     public SwitchConfig {
         ports = List.copyOf(ports);
         workers = List.copyOf(workers);
+        if (mmu.portCount() != ports.size()) {
+            throw new IllegalArgumentException("the MMU has " + mmu.portCount() + " ports, the switch " + ports.size());
+        }
     }
 
     public enum Hugepages { AUTO, ON, OFF }
@@ -47,7 +54,7 @@ public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forw
      * @param name          how logs, counters and the configuration call the port
      * @param device        PCI address or vdev
      * @param mac           the switch port's own MAC (source of the PFC frames it will send), or -1 for the device's
-     * @param speedBps      line rate the port is configured for (logged; the shaper will use it)
+     * @param speedBps      line rate: the shaper holds the port to it and PFC pause times are in its bit times
      * @param rxDescriptors rx ring size
      * @param txDescriptors tx ring size
      */

@@ -1,5 +1,8 @@
 package org.pfcswitch.cli.config;
 
+import java.util.List;
+import java.util.function.Consumer;
+
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.Schemes;
 
@@ -35,13 +38,33 @@ public final class MmuConfigLoader {
     /** As {@link #load(ConfigNode)} with the scheme replaced by {@code schemeOverride} when not null. */
     public static MmuConfig load(ConfigNode root, String schemeOverride) {
         ConfigNode mmu = root.child("mmu").allowOnly(KEYS);
+        return build(root, mmu, schemeOverride, b -> readPorts(mmu, b));
+    }
+
+    /** A port the file defines outside its {@code mmu:} section: its line rate and cable delay. */
+    public record PortLink(long speedBps, long cableDelayNanos) {}
+
+    /**
+     * For a file whose ports are defined elsewhere (a switch's {@code ports:}): the optional
+     * {@code mmu:} section (all defaults when absent) over {@code ports}, in order. {@code mmu.ports}
+     * is then a mistake, named with {@code portsAreIn}.
+     */
+    public static MmuConfig load(ConfigNode root, String schemeOverride, List<PortLink> ports, String portsAreIn) {
+        ConfigNode mmu = root.optionalChild("mmu").orElse(ConfigNode.parse(root.file(), "{}")).allowOnly(KEYS);
+        if (mmu.has("ports")) {
+            throw mmu.error("ports", "this file's ports are its " + portsAreIn + "; give each port's speed and cableDelay there");
+        }
+        return build(root, mmu, schemeOverride, b -> ports.forEach(p -> b.port(p.speedBps(), p.cableDelayNanos())));
+    }
+
+    private static MmuConfig build(ConfigNode root, ConfigNode mmu, String schemeOverride, Consumer<MmuConfig.Builder> ports) {
         MmuConfig.Builder b = MmuConfig.builder();
         if (mmu.has("totalBytes")) {
             b.totalBytes(mmu.bytes("totalBytes"));
         }
         b.cellBytes((int) mmu.bytes("cellBytes", 0));
         b.mtuBytes((int) mmu.bytes("mtuBytes", 1500));
-        readPorts(mmu, b);
+        ports.accept(b);
         if (mmu.has("losslessPriorities")) {
             b.losslessPriorities(mmu.integers("losslessPriorities", 0, 7));
         }

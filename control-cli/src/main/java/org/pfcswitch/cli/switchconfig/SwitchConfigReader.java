@@ -8,12 +8,15 @@ import java.util.Map;
 
 import org.pfcswitch.cli.config.ConfigException;
 import org.pfcswitch.cli.config.ConfigNode;
+import org.pfcswitch.cli.config.MmuConfigLoader;
+import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Device;
 import org.pfcswitch.dataplane.Forwarder;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.dataplane.ThreadAffinity;
+import org.pfcswitch.mmu.MmuConfig;
 
 /**
  * Reads the switch part of a YAML configuration into a {@link SwitchConfig}. Every mistake is a
@@ -33,7 +36,8 @@ import org.pfcswitch.dataplane.ThreadAffinity;
  *   - name: h0
  *     device: "net_af_packet0,iface=pfcsw-h0"   # or a PCI address 0000:3b:00.0, net_af_xdp0,iface=..., net_ring0, ...
  *     mac: 02:fc:00:00:00:01                    # optional: the port's own MAC (else the device's)
- *     speed: 10G                                # optional line rate
+ *     speed: 10G                                # line rate the shaper holds the port to (default 10G)
+ *     cableDelay: 1us                           # one-way delay to the neighbour: enters the headroom (default 0)
  *     rxDescriptors: 1024
  *     txDescriptors: 1024
  * forwarding:
@@ -45,6 +49,9 @@ import org.pfcswitch.dataplane.ThreadAffinity;
  *   trust: dscp              # dscp | pcp
  *   dscpMap: "26:3"          # overrides of the class-selector map (DSCP / 8)
  *   defaultPriority: 0
+ * mmu: {...}                 # the mmu: section of MmuConfigLoader (as in a scenario), without ports:
+ *                            # its ports are the ports: above; absent = all defaults (16 MiB, dt, priority 3 lossless)
+ * pfc: {pauseQuanta: 65535}  # quanta of each XOFF the switch sends
  * testbed: ...               # read by TestbedConfigReader; ignored here
  * </pre>
  */
@@ -52,8 +59,16 @@ public final class SwitchConfigReader {
 
     private SwitchConfigReader() {}
 
+    /** A port's line rate when the file gives none: what the shaper holds it to and what PFC times are counted in. */
+    public static final long DEFAULT_SPEED_BPS = 10_000_000_000L;
+
     public static SwitchConfig read(ConfigNode root) {
-        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "testbed");
+        return read(root, null);
+    }
+
+    /** As {@link #read(ConfigNode)}, with the MMU's scheme replaced by {@code schemeOverride} when not null. */
+    public static SwitchConfig read(ConfigNode root, String schemeOverride) {
+        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "testbed");
         SwitchConfig.Eal eal = eal(root);
         List<SwitchConfig.Port> ports = ports(root);
         List<SwitchConfig.Worker> workers = workers(root, ports);
@@ -74,7 +89,15 @@ public final class SwitchConfigReader {
         }
         SwitchConfig.Forwarding forwarding = new SwitchConfig.Forwarding(statics, fwd.bool("learning", true),
                 fwd.integer("tableSize", 4096, 16, 1 << 24));
-        return new SwitchConfig(eal, ports, workers, forwarding, classifier(root), drain);
+        List<MmuConfigLoader.PortLink> links = new ArrayList<>();
+        List<ConfigNode> portNodes = root.children("ports");
+        for (int i = 0; i < ports.size(); i++) {
+            links.add(new MmuConfigLoader.PortLink(ports.get(i).speedBps(), portNodes.get(i).nanos("cableDelay", 0)));
+        }
+        MmuConfig mmu = MmuConfigLoader.load(root, schemeOverride, links, "ports: entries");
+        int quanta = root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
+                .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA);
+        return new SwitchConfig(eal, ports, workers, forwarding, classifier(root), drain, mmu, quanta);
     }
 
     private static SwitchConfig.Eal eal(ConfigNode root) {
@@ -107,7 +130,7 @@ public final class SwitchConfigReader {
         Map<String, String> byDevice = new HashMap<>();
         Map<String, String> byIface = new HashMap<>();
         for (ConfigNode p : nodes) {
-            p.allowOnly("name", "device", "mac", "speed", "rxDescriptors", "txDescriptors");
+            p.allowOnly("name", "device", "mac", "speed", "cableDelay", "rxDescriptors", "txDescriptors");
             String name = p.string("name");
             if (!name.matches("[A-Za-z0-9_.-]{1,32}")) {
                 throw p.error("name", "use 1-32 letters, digits, '_', '.' or '-', got '" + name + "'");
@@ -133,7 +156,7 @@ public final class SwitchConfigReader {
                 }
             }
             long mac = p.has("mac") ? mac(p, "mac") : -1;
-            ports.add(new SwitchConfig.Port(name, device, mac, p.bitsPerSecond("speed", 0),
+            ports.add(new SwitchConfig.Port(name, device, mac, p.bitsPerSecond("speed", DEFAULT_SPEED_BPS),
                     p.integer("rxDescriptors", 1024, 32, 16384), p.integer("txDescriptors", 1024, 32, 16384)));
         }
         return ports;

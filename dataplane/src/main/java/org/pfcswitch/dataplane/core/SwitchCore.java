@@ -350,6 +350,34 @@ public final class SwitchCore {
         }
     }
 
+    /**
+     * Shutdown: takes every frame out of the egress queues, releases it from the MMU and gives its
+     * buffer back to the allocator, so the driver can check that no buffer is missing. The core
+     * sends nothing more for these frames; call it once the driver has stopped feeding the core.
+     *
+     * @return frames discarded
+     */
+    public int discardQueuedFrames(long now) {
+        int discarded = 0;
+        for (int port = 0; port < ports; port++) {
+            for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
+                while (queues.frames(port, queue) > 0) {
+                    int slot = queues.peek(port, queue);
+                    int length = slots.length[slot];
+                    queues.pop(port, queue, length);
+                    int priority = slots.priority[slot];
+                    mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+                    long handle = slots.handle[slot];
+                    link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
+                    slots.release(slot);
+                    allocator.free(handle);
+                    discarded++;
+                }
+            }
+        }
+        return discarded;
+    }
+
     // ------------------------------------------------------------------ observation
 
     public int ports() {

@@ -1,0 +1,131 @@
+package org.pfcswitch.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.pfcswitch.dataplane.DpdkSwitch;
+import org.pfcswitch.dataplane.PortCounters;
+import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.dataplane.core.SwitchCounters;
+import org.pfcswitch.mmu.Verdict;
+
+/**
+ * What {@code run} logs about a live switch: a status line per port while it runs (rates since
+ * the last line, PFC sent and received, buffer) and every counter at shutdown. The counters are
+ * written by the worker thread; these reads see recent values, exact once the switch stopped.
+ */
+final class SwitchStatus {
+
+    private static final int PRIORITIES = SwitchCounters.PRIORITIES;
+    private static final int[] DROPS = {Verdict.DROP_LOSSY_THRESHOLD, Verdict.DROP_BUFFER_FULL,
+        Verdict.DROP_LOSSLESS_VIOLATION, Verdict.DROP_EGRESS_LIMIT};
+
+    private final DpdkSwitch sw;
+    private final long[] lastRxBytes;
+    private final long[] lastTxBytes;
+    private long lastAt = System.nanoTime();
+
+    SwitchStatus(DpdkSwitch sw) {
+        this.sw = sw;
+        int ports = sw.core().ports();
+        lastRxBytes = new long[ports];
+        lastTxBytes = new long[ports];
+    }
+
+    /** One line per port: rates since the previous call, pauses sent and received, queued bytes; then the buffer. */
+    List<String> lines() {
+        SwitchCore core = sw.core();
+        SwitchCounters c = core.counters();
+        long now = System.nanoTime();
+        double seconds = Math.max(1e-9, (now - lastAt) / 1e9);
+        lastAt = now;
+        List<String> lines = new ArrayList<>();
+        for (int p = 0; p < core.ports(); p++) {
+            long rx = c.rxBytes(p);
+            long tx = c.txBytes(p);
+            lines.add(String.format("status %-8s rx %8.1f Mb/s  tx %8.1f Mb/s  pfc sent xoff %d xon %d  pfc rcvd xoff %d xon %d"
+                            + "  pause rcvd %d  queued %d B  drops %d",
+                    name(p), (rx - lastRxBytes[p]) * 8 / seconds / 1e6, (tx - lastTxBytes[p]) * 8 / seconds / 1e6,
+                    sumPort(c.pfcXoffTx, p), sumPort(c.pfcXonTx, p), sumPort(c.pfcXoffRx, p), sumPort(c.pfcXonRx, p),
+                    c.pauseFramesRx[p], core.queuedBytes(p), portDrops(c, p)));
+            lastRxBytes[p] = rx;
+            lastTxBytes[p] = tx;
+        }
+        lines.add("status buffer " + core.mmu().ledger().totalUsed() + " B used, most " + c.maxBufferBytes() + " B"
+                + ", lossless violations " + core.mmu().losslessViolations());
+        return lines;
+    }
+
+    /** Every counter of every port, for the shutdown log. */
+    List<String> counters() {
+        SwitchCore core = sw.core();
+        SwitchCounters c = core.counters();
+        PortCounters tx = sw.txCounters();
+        List<String> lines = new ArrayList<>();
+        for (int p = 0; p < core.ports(); p++) {
+            StringBuilder line = new StringBuilder("counters ").append(name(p)).append(':')
+                    .append(" rx ").append(c.rxFrames(p)).append(byPriority(c.rxFrames, p))
+                    .append(", tx ").append(c.txFrames(p)).append(byPriority(c.txFrames, p))
+                    .append(", tx-full drops ").append(PortCounters.get(tx.txDropFull, p))
+                    .append(", pfc rx").append(byPriorityOrZero(c.pfcXoffRx, p))
+                    .append(", xon rx").append(byPriorityOrZero(c.pfcXonRx, p))
+                    .append(", pfc tx").append(byPriorityOrZero(c.pfcXoffTx, p))
+                    .append(", xon tx").append(byPriorityOrZero(c.pfcXonTx, p))
+                    .append(", pause rx ").append(c.pauseFramesRx[p])
+                    .append(", ecn marked ").append(sumPort(c.ecnMarked, p))
+                    .append(", flooded ").append(c.flooded[p])
+                    .append(", filtered ").append(c.filtered[p])
+                    .append(", malformed ").append(c.malformed[p])
+                    .append(", foreign control ").append(c.foreignControl[p]);
+            for (int verdict : DROPS) {
+                long n = 0;
+                for (int prio = 0; prio < PRIORITIES; prio++) {
+                    n += c.drops(p, prio, verdict);
+                }
+                line.append(", drops ").append(Verdict.name(verdict)).append(' ').append(n);
+            }
+            lines.add(line.toString());
+        }
+        lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
+                + ", forwarding table " + core.forwardingTable().size() + " stations, mbuf pool empty " + sw.allocationFailures() + " times");
+        return lines;
+    }
+
+    private String name(int port) {
+        return sw.config().ports().get(port).name();
+    }
+
+    private static long portDrops(SwitchCounters c, int port) {
+        long n = 0;
+        for (int i = port * PRIORITIES * Verdict.DROP_REASONS; i < (port + 1) * PRIORITIES * Verdict.DROP_REASONS; i++) {
+            n += c.drops[i];
+        }
+        return n;
+    }
+
+    private static long sumPort(long[] counter, int port) {
+        long n = 0;
+        for (int prio = 0; prio < PRIORITIES; prio++) {
+            n += counter[port * PRIORITIES + prio];
+        }
+        return n;
+    }
+
+    /** " (p3=12 p4=1)" for the priorities with frames, "" when none. */
+    private static String byPriority(long[] counter, int port) {
+        StringBuilder s = new StringBuilder();
+        for (int prio = 0; prio < PRIORITIES; prio++) {
+            long n = counter[port * PRIORITIES + prio];
+            if (n > 0) {
+                s.append(s.isEmpty() ? " (" : " ").append('p').append(prio).append('=').append(n);
+            }
+        }
+        return s.isEmpty() ? "" : s.append(')').toString();
+    }
+
+    /** " p3=12 p4=1" for the priorities with frames, " 0" when none. */
+    private static String byPriorityOrZero(long[] counter, int port) {
+        String s = byPriority(counter, port);
+        return s.isEmpty() ? " 0" : " " + s.substring(2, s.length() - 1);
+    }
+}

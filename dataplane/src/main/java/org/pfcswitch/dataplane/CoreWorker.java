@@ -1,0 +1,171 @@
+package org.pfcswitch.dataplane;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.dataplane.core.CoreConfig;
+import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.dpdk.EthPort;
+import org.pfcswitch.dpdk.Mbuf;
+import org.pfcswitch.dpdk.Mempool;
+import org.pfcswitch.dpdk.Tsc;
+import org.pfcswitch.mmu.RandomSource;
+
+/**
+ * The poll-mode driver of the {@link SwitchCore}: one busy-polling thread that owns the core and
+ * every port, and feeds the core DPDK bursts in real time, l2fwd-style:
+ *
+ * <pre>
+ * loop:
+ *   now = TSC in nanoseconds (once per pass)
+ *   timers due by now    → core.onTimer(due)       (line wake-ups = the shaper, pause expiry, PFC refresh)
+ *   for each port:  rx burst (32) → core.onFrame(port, mbuf, now) for each frame
+ *   frames the core transmitted → per-port TX buffers → one tx burst per port with frames
+ *   frames the core consumed or dropped → one bulk free
+ * </pre>
+ *
+ * <p><b>Handles.</b> A handle is an mbuf address; {@link DpdkPacketMemory} turns it into bytes.
+ * After {@code onFrame} the core owns the mbuf: it queues it, transmits it (the TX buffer, then
+ * the port, own it from there) or gives it back through {@link MbufAllocator#free}. Frames the
+ * core builds (PFC, flood copies) come from the same allocator.
+ *
+ * <p><b>Time and the shaper.</b> The core paces each port at its configured speed by asking for a
+ * wake-up when the line frees. A pass of this loop takes longer than one frame's time at 10 Gb/s,
+ * so timers are run at their own deadlines rather than at {@code now}: the port then starts frames
+ * back to back as a real line would, instead of one per pass. A stall (the OS took the core away)
+ * is caught up for at most {@link #CATCH_UP_NANOS}; beyond that the line is taken to have idled.
+ * The core never sees time go backwards: every timer it set is at or after the last time it was given.
+ *
+ * <p><b>TX drain.</b> TX buffers are sent at the end of every pass. The shaper already paces the
+ * frames; holding them for company, as l2fwd's 100 us drain does, would delay every PFC frame by
+ * as much and grow the headroom the upstream port needs.
+ *
+ * <p>One native call per burst (rx, tx, bulk free, bulk alloc) and one TSC read per pass; nothing
+ * is allocated once the loop runs.
+ */
+final class CoreWorker implements Runnable {
+
+    static final int BURST = Worker.BURST;
+    /** The longest stall the shaper makes up for with back-to-back frames. */
+    static final long CATCH_UP_NANOS = 50_000;
+
+    private final SwitchCore core;
+    private final EthPort[] ports;
+    private final TxBuffer[] tx;
+    private final MbufAllocator allocator;
+    private final PortCounters driverCounters;
+    private final MemorySegment rx;
+    private final long rxAddress;
+    private final long tscStart;
+    private final double nanosPerTick;
+
+    private volatile boolean running = true;
+    private long passes;     // written by the worker only; others read a recent value
+
+    CoreWorker(CoreConfig config, EthPort[] ports, Mempool pool, long randomSeed, Arena arena) {
+        this.ports = ports.clone();
+        this.driverCounters = new PortCounters(ports.length);
+        this.tx = new TxBuffer[ports.length];
+        for (int p = 0; p < ports.length; p++) {
+            tx[p] = new TxBuffer(arena, ports[p], p, BURST);
+        }
+        this.allocator = new MbufAllocator(pool, arena);
+        this.rx = Worker.unscoped(Mbuf.pointerArray(arena, BURST));
+        this.rxAddress = rx.address();
+        // The core's output goes straight into the port's TX buffer: ownership passes with it.
+        TxBuffer[] buffers = tx;
+        PortCounters counters = driverCounters;
+        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator,
+                (port, handle, length, start) -> buffers[port].add(handle, length, counters),
+                RandomSource.seeded(randomSeed));
+        this.tscStart = Tsc.read();
+        this.nanosPerTick = 1e9 / Tsc.hz();
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            poll();
+        }
+    }
+
+    /** One pass: timers, every port's rx burst, TX buffers out, frees back. */
+    private void poll() {
+        long now = nanos();
+        runTimers(now);
+        for (int port = 0; port < ports.length; port++) {
+            receive(port, now);
+        }
+        for (TxBuffer b : tx) {
+            if (!b.isEmpty()) {
+                b.flush(driverCounters);
+            }
+        }
+        allocator.flush();
+        passes++;
+    }
+
+    private void runTimers(long now) {
+        long floor = now - CATCH_UP_NANOS;
+        for (long due = core.nextTimerDue(); due <= now; due = core.nextTimerDue()) {
+            core.onTimer(Math.max(due, floor));
+        }
+    }
+
+    private void receive(int port, long now) {
+        int n = ports[port].rxBurst(0, rx, BURST);
+        for (int i = 0; i < n; i++) {
+            core.onFrame(port, Mbuf.memory().get(JAVA_LONG, rxAddress + (long) i * Long.BYTES), now);
+        }
+    }
+
+    /** Nanoseconds since this worker was built, from the TSC. */
+    private long nanos() {
+        return (long) ((Tsc.read() - tscStart) * nanosPerTick);
+    }
+
+    // ---------------------------------------------------------------- other threads
+
+    void requestStop() {
+        running = false;
+    }
+
+    /**
+     * After the thread ended: frees what the core still queues (released from the MMU), sends what
+     * the TX buffers hold (freeing what the ports refuse) and gives the allocator's mbufs back.
+     *
+     * @return frames that were still queued in the core
+     */
+    int finish() {
+        int discarded = core.discardQueuedFrames(nanos());
+        for (TxBuffer b : tx) {
+            if (!b.isEmpty()) {
+                b.flush(driverCounters);
+            }
+        }
+        allocator.close();
+        return discarded;
+    }
+
+    /** The switch. Its counters and state are written by the worker thread: other threads see recent, unordered values. */
+    SwitchCore core() {
+        return core;
+    }
+
+    /** What the ports' TX queues took and refused (frames the core sent but the port dropped: {@code txDropFull}). */
+    PortCounters driverCounters() {
+        return driverCounters;
+    }
+
+    /** Times the core found the mbuf pool empty. */
+    long allocationFailures() {
+        return allocator.allocationFailures();
+    }
+
+    /** Loop passes so far: a liveness and load indicator. */
+    long passes() {
+        return passes;
+    }
+}
