@@ -52,7 +52,7 @@ final class SwitchStatus {
             lastTxBytes[p] = tx;
         }
         lines.add("status buffer " + core.mmu().ledger().totalUsed() + " B used, most " + c.maxBufferBytes() + " B"
-                + ", lossless violations " + core.mmu().losslessViolations());
+                + ", lossless violations " + core.mmu().losslessViolations() + ", " + stalls());
         return lines;
     }
 
@@ -87,8 +87,22 @@ final class SwitchStatus {
             lines.add(line.toString());
         }
         lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
-                + ", forwarding table " + core.forwardingTable().size() + " stations, mbuf pool empty " + sw.allocationFailures() + " times");
+                + ", forwarding table " + core.forwardingTable().size() + " stations, mbuf pool empty " + sw.allocationFailures() + " times"
+                + ", " + sw.passes() + " poll-loop passes");
+        lines.add(stalls());
         return lines;
+    }
+
+    /** "poll-loop stalls >= 100us 3, >= 1ms 1, ...; longest 1234 us": how late timers and PFC refreshes could have been. */
+    private String stalls() {
+        long[] counts = sw.stalls();
+        StringBuilder s = new StringBuilder("poll-loop stalls");
+        for (int b = 0; b < counts.length; b++) {
+            long bound = DpdkSwitch.STALL_BOUNDS_NANOS[b];
+            s.append(b == 0 ? " " : ", ").append(">= ").append(bound >= 1_000_000 ? bound / 1_000_000 + "ms" : bound / 1000 + "us")
+                    .append(' ').append(counts[b]);
+        }
+        return s.append("; longest ").append(sw.longestPassNanos() / 1000).append(" us").toString();
     }
 
     private String name(int port) {

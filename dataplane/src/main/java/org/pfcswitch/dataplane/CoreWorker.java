@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.dataplane.core.CoreConfig;
 import org.pfcswitch.dataplane.core.SwitchCore;
 import org.pfcswitch.dpdk.EthPort;
@@ -19,9 +20,11 @@ import org.pfcswitch.mmu.RandomSource;
  *
  * <pre>
  * loop:
- *   now = TSC in nanoseconds (once per pass)
+ *   now = TSC in nanoseconds
  *   timers due by now    → core.onTimer(due)       (line wake-ups = the shaper, pause expiry, PFC refresh)
- *   for each port:  rx burst (32) → core.onFrame(port, mbuf, now) for each frame
+ *   rx burst (32) from every port → now = TSC
+ *   PFC and PAUSE frames of every burst → core.onFrame(port, mbuf, now)   (pauses act before any forwarding)
+ *   the other frames, port by port      → core.onFrame(port, mbuf, now)
  *   frames the core transmitted → per-port TX buffers → one tx burst per port with frames
  *   frames the core consumed or dropped → one bulk free
  * </pre>
@@ -42,7 +45,8 @@ import org.pfcswitch.mmu.RandomSource;
  * frames; holding them for company, as l2fwd's 100 us drain does, would delay every PFC frame by
  * as much and grow the headroom the upstream port needs.
  *
- * <p>One native call per burst (rx, tx, bulk free, bulk alloc) and one TSC read per pass; nothing
+ * <p>One native call per burst (rx, tx, bulk free, bulk alloc), one TSC read per pass and per
+ * non-empty rx burst; nothing
  * is allocated once the loop runs.
  */
 final class CoreWorker implements Runnable {
@@ -56,13 +60,21 @@ final class CoreWorker implements Runnable {
     private final TxBuffer[] tx;
     private final MbufAllocator allocator;
     private final PortCounters driverCounters;
-    private final MemorySegment rx;
-    private final long rxAddress;
+    private final MemorySegment[] rx;        // one burst array per port
+    private final long[] rxAddress;
+    private final int[] rxCount;
     private final long tscStart;
     private final double nanosPerTick;
 
     private volatile boolean running = true;
-    private long passes;     // written by the worker only; others read a recent value
+    /** Lower bounds of the stall buckets: passes that started this long or longer after the previous one. */
+    static final long[] STALL_BOUNDS_NANOS = {100_000, 1_000_000, 10_000_000, 100_000_000};
+
+    // Written by the worker only; other threads read recent values.
+    private long passes;
+    private long lastPassAt;
+    private long longestPassNanos;
+    private final long[] stalls = new long[STALL_BOUNDS_NANOS.length];
 
     CoreWorker(CoreConfig config, EthPort[] ports, Mempool pool, long randomSeed, Arena arena) {
         this.ports = ports.clone();
@@ -72,8 +84,13 @@ final class CoreWorker implements Runnable {
             tx[p] = new TxBuffer(arena, ports[p], p, BURST);
         }
         this.allocator = new MbufAllocator(pool, arena);
-        this.rx = Worker.unscoped(Mbuf.pointerArray(arena, BURST));
-        this.rxAddress = rx.address();
+        this.rx = new MemorySegment[ports.length];
+        this.rxAddress = new long[ports.length];
+        this.rxCount = new int[ports.length];
+        for (int p = 0; p < ports.length; p++) {
+            rx[p] = Worker.unscoped(Mbuf.pointerArray(arena, BURST));
+            rxAddress[p] = rx[p].address();
+        }
         // The core's output goes straight into the port's TX buffer: ownership passes with it.
         TxBuffer[] buffers = tx;
         PortCounters counters = driverCounters;
@@ -94,10 +111,12 @@ final class CoreWorker implements Runnable {
     /** One pass: timers, every port's rx burst, TX buffers out, frees back. */
     private void poll() {
         long now = nanos();
-        runTimers(now);
-        for (int port = 0; port < ports.length; port++) {
-            receive(port, now);
+        if (now - lastPassAt >= STALL_BOUNDS_NANOS[0] && passes > 0) {
+            noteStall(now - lastPassAt);
         }
+        lastPassAt = now;
+        runTimers(now);
+        receive();
         for (TxBuffer b : tx) {
             if (!b.isEmpty()) {
                 b.flush(driverCounters);
@@ -107,6 +126,13 @@ final class CoreWorker implements Runnable {
         passes++;
     }
 
+    private void noteStall(long gap) {
+        longestPassNanos = Math.max(longestPassNanos, gap);
+        for (int b = 0; b < STALL_BOUNDS_NANOS.length && gap >= STALL_BOUNDS_NANOS[b]; b++) {
+            stalls[b]++;
+        }
+    }
+
     private void runTimers(long now) {
         long floor = now - CATCH_UP_NANOS;
         for (long due = core.nextTimerDue(); due <= now; due = core.nextTimerDue()) {
@@ -114,11 +140,49 @@ final class CoreWorker implements Runnable {
         }
     }
 
-    private void receive(int port, long now) {
-        int n = ports[port].rxBurst(0, rx, BURST);
-        for (int i = 0; i < n; i++) {
-            core.onFrame(port, Mbuf.memory().get(JAVA_LONG, rxAddress + (long) i * Long.BYTES), now);
+    /**
+     * One rx burst from every port into the core, MAC-control frames (PFC, PAUSE) first: a NIC's MAC
+     * acts on a PAUSE as it arrives, and so does this switch for every frame it read in the same
+     * pass. Otherwise, after a stall, data read from port 0 would leave through a port whose PAUSE
+     * is still waiting in port 2's burst.
+     *
+     * <p>The bursts are stamped with the clock read after they arrived, not with the pass's start:
+     * if the thread lost its CPU in between, a PFC frame stamped too early would end its pause too early.
+     */
+    private void receive() {
+        int received = 0;
+        for (int port = 0; port < ports.length; port++) {
+            received += rxCount[port] = ports[port].rxBurst(0, rx[port], BURST);
         }
+        if (received == 0) {
+            return;
+        }
+        long now = nanos();
+        MemorySegment memory = Mbuf.memory();
+        for (int port = 0; port < ports.length; port++) {
+            for (int i = 0; i < rxCount[port]; i++) {
+                long slot = rxAddress[port] + (long) i * Long.BYTES;
+                long m = memory.get(JAVA_LONG, slot);
+                if (isMacControl(m)) {
+                    core.onFrame(port, m, now);
+                    memory.set(JAVA_LONG, slot, 0L);
+                }
+            }
+        }
+        for (int port = 0; port < ports.length; port++) {
+            for (int i = 0; i < rxCount[port]; i++) {
+                long m = memory.get(JAVA_LONG, rxAddress[port] + (long) i * Long.BYTES);
+                if (m != 0) {
+                    core.onFrame(port, m, now);
+                }
+            }
+        }
+    }
+
+    /** EtherType 0x8808 (PFC, PAUSE): never VLAN-tagged on the wire. */
+    private static boolean isMacControl(long mbuf) {
+        return Mbuf.dataLength(mbuf) >= Ethernet.HEADER_BYTES
+                && Ethernet.etherType(Mbuf.memory(), Mbuf.dataAddress(mbuf)) == Ethernet.TYPE_MAC_CONTROL;
     }
 
     /** Nanoseconds since this worker was built, from the TSC. */
@@ -162,6 +226,19 @@ final class CoreWorker implements Runnable {
     /** Times the core found the mbuf pool empty. */
     long allocationFailures() {
         return allocator.allocationFailures();
+    }
+
+    /**
+     * The longest time between the starts of two passes: how long the switch was deaf at worst (JIT,
+     * GC, or the OS giving the core to another thread). Pauses it sends are refreshed late by as much.
+     */
+    long longestPassNanos() {
+        return longestPassNanos;
+    }
+
+    /** Passes that began at least {@code STALL_BOUNDS_NANOS[bucket]} after the previous one (cumulative buckets). */
+    long stalls(int bucket) {
+        return stalls[bucket];
     }
 
     /** Loop passes so far: a liveness and load indicator. */

@@ -213,6 +213,26 @@ public final class DpdkSwitch {
         return worker.allocationFailures();
     }
 
+    /** The longest time between two poll-loop passes so far (the worst stall), in nanoseconds. */
+    public long longestPassNanos() {
+        return worker.longestPassNanos();
+    }
+
+    /**
+     * Poll-loop stalls: for each bound of {@link #STALL_BOUNDS_NANOS}, the passes that began at
+     * least that long after the previous one (a PFC refresh due in the gap went out that late).
+     */
+    public long[] stalls() {
+        long[] s = new long[STALL_BOUNDS_NANOS.length];
+        for (int b = 0; b < s.length; b++) {
+            s[b] = worker.stalls(b);
+        }
+        return s;
+    }
+
+    /** Lower bounds of the {@link #stalls} buckets, in nanoseconds. */
+    public static final long[] STALL_BOUNDS_NANOS = CoreWorker.STALL_BOUNDS_NANOS.clone();
+
     /** Poll-loop passes so far. */
     public long passes() {
         return worker.passes();
