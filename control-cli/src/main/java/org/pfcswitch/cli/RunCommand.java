@@ -13,6 +13,7 @@ import org.pfcswitch.cli.config.ConfigNode;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.SwitchConfig;
+import org.pfcswitch.dpdk.EthStats;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -124,6 +125,12 @@ final class RunCommand implements Callable<Integer> {
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
         status.counters().forEach(this::log);
+        for (int p = 0; p < down.nicStats().size(); p++) {
+            EthStats n = down.nicStats().get(p);
+            log("nic " + cfg.ports().get(p).name() + ": rx " + n.rxPackets() + ", rx missed " + n.rxMissed()
+                    + " (no room in the port's rx ring), rx errors " + n.rxErrors() + ", rx no mbuf " + n.rxNoMbuf()
+                    + ", tx " + n.txPackets() + ", tx errors " + n.txErrors());
+        }
         log("worker stopped, " + down.queuedFrames() + " frames still queued in the switch freed, TX buffers flushed, "
                 + down.drainedFrames() + " frames freed from rx queues, ports stopped and closed");
         log("packet pool: " + down.mbufsInUse() + " of " + down.poolSize() + " mbufs in use after shutdown"

@@ -2,7 +2,9 @@ package org.pfcswitch.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
+import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.PortCounters;
 import org.pfcswitch.dataplane.core.SwitchCore;
@@ -76,7 +78,8 @@ final class SwitchStatus {
                     .append(", flooded ").append(c.flooded[p])
                     .append(", filtered ").append(c.filtered[p])
                     .append(", malformed ").append(c.malformed[p])
-                    .append(", foreign control ").append(c.foreignControl[p]);
+                    .append(", foreign control ").append(c.foreignControl[p])
+                    .append(", bad frames").append(parseErrors(c, p));
             for (int verdict : DROPS) {
                 long n = 0;
                 for (int prio = 0; prio < PRIORITIES; prio++) {
@@ -107,6 +110,18 @@ final class SwitchStatus {
 
     private String name(int port) {
         return sw.config().ports().get(port).name();
+    }
+
+    /** " runt 2 pfc_reserved_bits_set 1" for the parse errors seen on {@code port}, " 0" when none. */
+    private static String parseErrors(SwitchCounters c, int port) {
+        StringBuilder s = new StringBuilder();
+        for (ParseError e : ParseError.values()) {
+            long n = e.isError() ? c.parseErrors(port, e) : 0;
+            if (n > 0) {
+                s.append(' ').append(e.name().toLowerCase(Locale.ROOT)).append(' ').append(n);
+            }
+        }
+        return s.isEmpty() ? " 0" : s.toString();
     }
 
     private static long portDrops(SwitchCounters c, int port) {

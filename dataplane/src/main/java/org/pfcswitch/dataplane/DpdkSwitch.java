@@ -12,6 +12,7 @@ import org.pfcswitch.dataplane.core.SwitchCore;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
+import org.pfcswitch.dpdk.EthStats;
 import org.pfcswitch.dpdk.MbufLayout;
 import org.pfcswitch.dpdk.Mempool;
 import org.pfcswitch.mmu.MmuConfig;
@@ -24,8 +25,12 @@ import org.pfcswitch.mmu.MmuConfig;
  */
 public final class DpdkSwitch {
 
-    /** What {@link #stop} found. {@code mbufsInUse} is 0 when nothing leaked. */
-    public record Shutdown(int queuedFrames, long drainedFrames, int mbufsInUse, int poolSize) {}
+    /**
+     * What {@link #stop} found. {@code mbufsInUse} is 0 when nothing leaked; {@code nicStats} are
+     * each port's own counters (frames its rx ring had no room for are {@code rxMissed}), read
+     * before the ports closed.
+     */
+    public record Shutdown(int queuedFrames, long drainedFrames, int mbufsInUse, int poolSize, List<EthStats> nicStats) {}
 
     /** The pool holds the MMU's whole shared buffer in frames of this size (and more of larger ones). */
     static final int POOL_SIZING_FRAME_BYTES = 512;
@@ -279,6 +284,10 @@ public final class DpdkSwitch {
         stopped = true;
         int queued = worker.finish();
         long drained = ports.drainRx();
+        List<EthStats> nicStats = new ArrayList<>();
+        for (EthPort p : ports.ethPorts()) {
+            nicStats.add(p.stats());
+        }
         ports.close();
         int inUse = pool.inUseCount();
         int size = pool.size();
@@ -286,7 +295,7 @@ public final class DpdkSwitch {
             arena.close();     // freeing a pool whose mbufs are still out would corrupt them
             Eal.cleanup();
         }
-        shutdown = new Shutdown(queued, drained, inUse, size);
+        shutdown = new Shutdown(queued, drained, inUse, size, List.copyOf(nicStats));
         return shutdown;
     }
 }

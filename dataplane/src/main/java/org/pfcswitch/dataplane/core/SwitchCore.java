@@ -126,6 +126,9 @@ public final class SwitchCore {
         int length = memory.length(handle);
         long offset = memory.offset(handle);
         ParseError error = FrameParser.parse(bytes, offset, length, parsed);
+        if (error != ParseError.NONE) {
+            counters.countParseError(port, error);
+        }
         if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
             counters.malformed[port]++;
             allocator.free(handle);

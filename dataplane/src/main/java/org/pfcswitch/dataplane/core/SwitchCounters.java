@@ -1,6 +1,7 @@
 package org.pfcswitch.dataplane.core;
 
 import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.mmu.Verdict;
 
 /**
@@ -60,6 +61,14 @@ public final class SwitchCounters {
     public final long[] flooded;
     /** Frames dropped before admission: shorter than a header, other MAC control, by ingress port. */
     public final long[] malformed;
+    /**
+     * Frames whose parse found something wrong, by {@code port * ParseError count + ordinal}
+     * ({@link #parseErrors(int, ParseError)}), whatever happened to them next: a runt or a MAC-control
+     * frame of an unknown opcode is dropped ({@link #malformed}), a PFC frame with reserved bits set
+     * is obeyed for its eight priorities, an IPv4 header that does not add up is forwarded on the
+     * priority read so far.
+     */
+    public final long[] parseErrors;
     /** Flood copies that got no buffer, by ingress port. */
     public final long[] floodNoBuffer;
     /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
@@ -96,6 +105,18 @@ public final class SwitchCounters {
         flooded = new long[ports];
         malformed = new long[ports];
         floodNoBuffer = new long[ports];
+        parseErrors = new long[ports * PARSE_ERRORS];
+    }
+
+    private static final int PARSE_ERRORS = ParseError.values().length;
+
+    /** Frames received on {@code port} whose parse ended with {@code error}. */
+    public long parseErrors(int port, ParseError error) {
+        return parseErrors[port * PARSE_ERRORS + error.ordinal()];
+    }
+
+    void countParseError(int port, ParseError error) {
+        parseErrors[port * PARSE_ERRORS + error.ordinal()]++;
     }
 
     public int ports() {
