@@ -39,7 +39,7 @@ import org.pfcswitch.mmu.RandomSource;
  * <p>On one switch a host may be a clone port of another ({@link Builder#cloneOf}): it replays
  * the other's data frames at the same instants, as the SPFC testbed's virtual ports do.
  */
-public final class Testbed {
+public final class Testbed implements Hosts {
 
     private final EventLoop loop;
     private final HeapSlab slab;
@@ -141,6 +141,7 @@ public final class Testbed {
      * classifies back to it), starting at {@code startNanos} (not before now: generators may add
      * flows while the run is under way); returns its id (also its QP number).
      */
+    @Override
     public int addFlow(int src, int dst, int priority, long bytes, long startNanos) {
         if (src == dst || bytes <= 0) {
             throw new IllegalArgumentException("a flow needs two different hosts and > 0 bytes, got " + src + " -> "
@@ -223,7 +224,7 @@ public final class Testbed {
     /** Ethernet, IPv4, UDP, BTH and ICRC around each RDMA WRITE payload (RETH on a message's first packet not counted). */
     private static final int FRAME_OVERHEAD_BYTES = 14 + 20 + 8 + 12 + 4;
 
-    /** Calls {@code l} on every flow sent and received from now on. */
+    @Override
     public void addListener(FlowListener l) {
         listeners.add(l);
     }
@@ -247,6 +248,7 @@ public final class Testbed {
     public boolean isHostPort(int sw, int port) {
         return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
     }
+    @Override
     public RoceHost host(int i) { return hosts[i]; }
 
     /**
@@ -262,7 +264,9 @@ public final class Testbed {
     }
     /** The event-loop node of host {@code i} (tests deliver frames to it directly). */
     int nodeOf(int host) { return hostNode[host]; }
+    @Override
     public int hosts() { return hosts.length; }
+    @Override
     public FlowRecords records() { return records; }
     public HeapSlab slab() { return slab; }
     /** The run's seeded generator, for traffic generators: draw from it, never from a clock. */
