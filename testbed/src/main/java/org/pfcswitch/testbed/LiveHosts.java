@@ -116,9 +116,13 @@ public final class LiveHosts implements Hosts {
         }
     }
 
-    /** Nanoseconds since {@link #start} less the {@link #slipNanos slip}, or 0 before it. */
+    /**
+     * The hosts' clock: nanoseconds from {@link #start} to the last pass, less the {@link #slipNanos
+     * slip}. It moves only in passes, so what a caller timestamps between two passes orders exactly
+     * with what the hosts did.
+     */
     public long now() {
-        return origin < 0 ? 0 : System.nanoTime() - origin;
+        return loop.now();
     }
 
     /**
@@ -162,7 +166,7 @@ public final class LiveHosts implements Hosts {
     /** Polls (busy, as a NIC's poll-mode driver does) until the clock reads {@code until}. */
     public void runUntil(long until) {
         start();
-        while (now() < until) {
+        while (loop.now() < until) {
             if (poll() == 0) {
                 Thread.onSpinWait();
             }

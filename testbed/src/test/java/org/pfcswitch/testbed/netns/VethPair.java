@@ -36,7 +36,7 @@ public final class VethPair implements AutoCloseable {
                 run("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.eth0.disable_ipv6=1");
                 run("ip", "-n", ns, "link", "set", "eth0", "up");
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | InterruptedException e) {
             close();
             throw e;
         }
@@ -44,10 +44,15 @@ public final class VethPair implements AutoCloseable {
 
     /** Removes both namespaces (those that exist). */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         for (String ns : List.of(a, b)) {
             if (Files.exists(Path.of("/var/run/netns", ns))) {
-                run("ip", "netns", "del", ns);
+                try {
+                    run("ip", "netns", "del", ns);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while removing namespace " + ns, e);
+                }
             }
         }
     }
