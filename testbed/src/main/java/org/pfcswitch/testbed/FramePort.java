@@ -26,4 +26,9 @@ public interface FramePort {
      * @return its length, or {@link #NONE} when none waits
      */
     int receive(MemorySegment into, long offset, int max);
+
+    /** Received frames the kernel dropped because the port's queue was full (0 where unknown). */
+    default long kernelDrops() {
+        return 0;
+    }
 }

@@ -314,6 +314,7 @@ public final class PacketSocket implements FramePort, AutoCloseable {
     public long oversized() { return oversized; }
 
     /** Frames the kernel dropped because this socket's receive queue was full, so far. */
+    @Override
     public long kernelDrops() {
         if (closed) {
             return kernelDrops;
