@@ -85,6 +85,17 @@ class LiveHostsPfcTest {
             assertBetween("A's line stopped after the PAUSE by", gap[0] - pauseAt, -LOW, HIGH);
             assertEquals(1, hosts.host(0).pauseFramesReceived());
             assertEquals(0, hosts.host(0).malformedFrames() + hosts.host(1).malformedFrames());
+
+            // Bad input is counted and dropped: IPv4 cut off after 6 bytes, an unknown MAC-control opcode.
+            MemorySegment junk = MemorySegment.ofArray(new byte[60]);
+            junk.copyFrom(MemorySegment.ofArray(new byte[] {2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00, 0x45, 0}));
+            assertTrue(wire.send(junk, 0, 20));
+            MacControl.writePause(junk, 0, 0x02_00_00_00_00_0BL, 1);
+            junk.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 15, (byte) 0x77);      // opcode 0x0077
+            assertTrue(wire.send(junk, 0, 60));
+            cap.run(2_000_000L);
+            assertEquals(2, hosts.host(0).malformedFrames(), "malformed frames A counted and dropped");
+            assertEquals(1, hosts.host(0).pauseFramesReceived(), "the bad MAC-control frame paused nothing");
         }
     }
 
