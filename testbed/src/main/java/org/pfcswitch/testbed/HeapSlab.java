@@ -75,6 +75,11 @@ public final class HeapSlab implements PacketMemory, FrameAllocator {
         return h;
     }
 
+    /** Slot {@code handle}, allocated for the largest frame before it was known, holds {@code frameLength} bytes. */
+    void trim(long handle, int frameLength) {
+        length[(int) handle] = frameLength;
+    }
+
     @Override
     public void free(long handle) {
         free[freeCount++] = (int) handle;

@@ -20,7 +20,7 @@ public final class Incast implements Traffic, FlowListener {
     private final long startNanos;
     private final long repeatUntilNanos;
     private final List<Integer> ids = new ArrayList<>();
-    private Testbed tb;
+    private Hosts tb;
     private int firstId = Integer.MAX_VALUE;
     private boolean[] mine = new boolean[0];
 
@@ -44,7 +44,7 @@ public final class Incast implements Traffic, FlowListener {
     }
 
     @Override
-    public void install(Testbed testbed, SplittableRandom random) {
+    public void install(Hosts testbed, SplittableRandom random) {
         this.tb = testbed;
         for (int s : senders) {
             add(s, startNanos);

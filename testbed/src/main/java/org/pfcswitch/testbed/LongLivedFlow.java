@@ -13,7 +13,7 @@ public record LongLivedFlow(String name, int src, int dst, int priority, long by
     }
 
     @Override
-    public void install(Testbed tb, SplittableRandom random) {
+    public void install(Hosts tb, SplittableRandom random) {
         ids.add(tb.addFlow(src, dst, priority, bytes, startNanos));
     }
 

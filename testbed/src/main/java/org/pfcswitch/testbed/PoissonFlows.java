@@ -43,7 +43,7 @@ public final class PoissonFlows implements Traffic {
     }
 
     @Override
-    public void install(Testbed tb, SplittableRandom random) {
+    public void install(Hosts tb, SplittableRandom random) {
         record Arrival(long at, int src, int dst, long bytes) {}
         List<Arrival> arrivals = new ArrayList<>();
         double mean = sizes.meanBytes();

@@ -14,7 +14,7 @@ public final class Replay implements Traffic, FlowListener {
     private final String name;
     private final int[] clones;
     private final List<Integer> ids = new ArrayList<>();
-    private Testbed tb;
+    private Hosts tb;
 
     /** {@code clonePorts} may be empty: then nothing is replayed and the traffic reports 0. */
     public Replay(String name, int[] clonePorts) {
@@ -28,7 +28,7 @@ public final class Replay implements Traffic, FlowListener {
     }
 
     @Override
-    public void install(Testbed testbed, SplittableRandom random) {
+    public void install(Hosts testbed, SplittableRandom random) {
         tb = testbed;
         for (int c : clones) {
             if (testbed.host(c).cloneSource() < 0) {

@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 import org.pfcswitch.codec.Bfc;
+import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
@@ -64,7 +65,7 @@ public final class RoceHost implements Node {
     private int controlHead;
     private int controlCount;
     private int nodeId = -1;
-    private Wire wire;
+    private Line line;                      // where started frames go: a Wire, or a SocketLine in real time
     private long lineFreeAt;
     private int lastLength = -1;            // serialization(): the last frame length and its line time
     private long lastSerialization;
@@ -74,6 +75,8 @@ public final class RoceHost implements Node {
     private long framesReceived;
     private long pfcFramesReceived;
     private long foreignFrames;
+    private long malformedFrames;
+    private long pauseFramesReceived;
     private long cnpsSent;
     private long cnpsReceived;
     private long acksSent;
@@ -111,9 +114,9 @@ public final class RoceHost implements Node {
         control.dscp(controlPriority * 8).ips(ip, 0);
     }
 
-    void attach(int id, Wire nicWire) {
+    void attach(int id, Line nicLine) {
         this.nodeId = id;
-        this.wire = nicWire;
+        this.line = nicLine;
     }
 
     /** Makes this host a clone port of {@code source} (before the run; source must not be a clone). */
@@ -251,7 +254,7 @@ public final class RoceHost implements Node {
         framesSent++;
         observer.onTransmit(index, f.id, f.priority, length, now);
         lineFreeAt = now + serialization(length);
-        wire.send(handle, length, now);
+        line.send(handle, length, now);
     }
 
     private void sendControl(long now) {
@@ -261,7 +264,7 @@ public final class RoceHost implements Node {
         controlCount--;
         framesSent++;
         lineFreeAt = now + serialization(length);
-        wire.send(handle, length, now);
+        line.send(handle, length, now);
         wakeAt(lineFreeAt);
     }
 
@@ -329,8 +332,12 @@ public final class RoceHost implements Node {
         long offset = slab.offset(handle);
         FrameParser.parse(slab.bytes(), offset, slab.length(handle), parsed);
         framesReceived++;
-        if (parsed.isPfc()) {
+        if (parsed.isMalformed() && !parsed.isPfc()) {
+            malformedFrames++;                    // a PFC frame with reserved bits set still counts: 802.1Qbb ignores them
+        } else if (parsed.isPfc()) {
             receivePfc(now);
+        } else if (parsed.kind() == FrameKind.PAUSE) {
+            receivePause(now);
         } else if (parsed.isBfcControl()) {
             receiveBfc(now);
         } else if (parsed.isRoce() && parsed.dstMac() == mac) {
@@ -375,6 +382,22 @@ public final class RoceHost implements Node {
         }
     }
 
+    /** An 802.3x PAUSE stops every priority for its time, as a NIC without PFC does (quanta 0 resumes). */
+    private void receivePause(long now) {
+        pauseFramesReceived++;
+        int q = parsed.pauseQuanta();
+        Arrays.fill(quanta, q);
+        if (q > 0 && firstPauseAt < 0) {
+            firstPauseAt = now;
+        }
+        observer.onPfc(index, ALL_PRIORITIES, quanta, now);
+        if (pause.applyPfc(0, ALL_PRIORITIES, quanta, now) != 0 && cloneSource == null) {
+            transmit(now);
+        }
+    }
+
+    private static final int ALL_PRIORITIES = (1 << MacControl.PRIORITIES) - 1;
+
     /** Applies a BFC control frame to the NIC queues (ignored by a NIC without BFC, or if older than the last). */
     private void receiveBfc(long now) {
         bfcFramesReceived++;
@@ -411,10 +434,14 @@ public final class RoceHost implements Node {
     }
 
     private void receiveData(Flow f, int op, long now) {
+        int payload = payloadBytes();
+        if (payload < 0) {
+            malformedFrames++;                    // headers that leave no room for BTH and ICRC: not ours
+            return;
+        }
         int psn = parsed.psn();
         boolean inOrder = psn == f.expectedPsn;
         f.expectedPsn = (psn + 1) & 0xFF_FFFF;
-        int payload = payloadBytes();
         boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
                 && records.receivedPayloadBytes(f.id) + payload >= records.sizeBytes(f.id);
         records.onReceived(f.id, payload, inOrder, lastOfFlow, now);
@@ -452,6 +479,10 @@ public final class RoceHost implements Node {
     public long framesReceived() { return framesReceived; }
     public long pfcFramesReceived() { return pfcFramesReceived; }
     public long foreignFrames() { return foreignFrames; }
+    /** Frames that did not parse (truncated, bad lengths, an unknown MAC-control opcode): counted and dropped. */
+    public long malformedFrames() { return malformedFrames; }
+    /** 802.3x PAUSE frames received (each pauses every priority). */
+    public long pauseFramesReceived() { return pauseFramesReceived; }
     public long cnpsSent() { return cnpsSent; }
     public long cnpsReceived() { return cnpsReceived; }
     public long acksSent() { return acksSent; }

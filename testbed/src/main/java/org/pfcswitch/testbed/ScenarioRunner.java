@@ -186,7 +186,7 @@ public final class ScenarioRunner {
     }
 
     /** Size bins with the given inner edges (0 and "no limit" added) over the flows {@code ids} started by {@code end}. */
-    private static List<SchemeResult.Bin> bins(FlowRecords rec, int[] ids, List<Long> innerEdges, long end) {
+    public static List<SchemeResult.Bin> bins(FlowRecords rec, int[] ids, List<Long> innerEdges, long end) {
         List<Long> edges = new ArrayList<>();
         edges.add(0L);
         edges.addAll(innerEdges);

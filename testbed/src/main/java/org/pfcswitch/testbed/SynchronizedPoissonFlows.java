@@ -64,7 +64,7 @@ public final class SynchronizedPoissonFlows implements Traffic {
     }
 
     @Override
-    public void install(Testbed tb, SplittableRandom random) {
+    public void install(Hosts tb, SplittableRandom random) {
         double capacityBps = 0;
         for (int r : receivers) {
             capacityBps += tb.host(r).rateBps();

@@ -39,7 +39,7 @@ import org.pfcswitch.mmu.RandomSource;
  * <p>On one switch a host may be a clone port of another ({@link Builder#cloneOf}): it replays
  * the other's data frames at the same instants, as the SPFC testbed's virtual ports do.
  */
-public final class Testbed {
+public final class Testbed implements Hosts {
 
     private final EventLoop loop;
     private final HeapSlab slab;
@@ -54,7 +54,7 @@ public final class Testbed {
     private final SplittableRandom random;
     private final int payloadMtu;
     private final FlowTable table;
-    private final Listeners listeners;
+    private final FlowListeners listeners;
     private final DcqcnConfig dcqcn;
     private final long[] delayNanos;
 
@@ -69,7 +69,7 @@ public final class Testbed {
 
     private Testbed(EventLoop loop, HeapSlab slab, FlowRecords records, SwitchNode[] switches, int[] hostSwitch,
                     int[] hostPort, Fabric fabric, RoceHost[] hosts,
-                    int[] hostNode, SplittableRandom random, int payloadMtu, FlowTable table, Listeners listeners,
+                    int[] hostNode, SplittableRandom random, int payloadMtu, FlowTable table, FlowListeners listeners,
                     DcqcnConfig dcqcn, long[] delayNanos) {
         this.loop = loop;
         this.slab = slab;
@@ -86,37 +86,6 @@ public final class Testbed {
         this.listeners = listeners;
         this.dcqcn = dcqcn;
         this.delayNanos = delayNanos;
-    }
-
-    /** Forwards the hosts' flow events to every registered listener, in registration order. */
-    private static final class Listeners implements FlowListener {
-        private FlowListener[] all = new FlowListener[0];
-
-        void add(FlowListener l) {
-            all = Arrays.copyOf(all, all.length + 1);
-            all[all.length - 1] = l;
-        }
-
-        @Override
-        public void onFlowAdded(int flow) {
-            for (FlowListener l : all) {
-                l.onFlowAdded(flow);
-            }
-        }
-
-        @Override
-        public void onFlowSent(int flow, long now) {
-            for (FlowListener l : all) {
-                l.onFlowSent(flow, now);
-            }
-        }
-
-        @Override
-        public void onFlowReceived(int flow, long now) {
-            for (FlowListener l : all) {
-                l.onFlowReceived(flow, now);
-            }
-        }
     }
 
     public static Builder singleSwitch(int hosts) {
@@ -141,6 +110,7 @@ public final class Testbed {
      * classifies back to it), starting at {@code startNanos} (not before now: generators may add
      * flows while the run is under way); returns its id (also its QP number).
      */
+    @Override
     public int addFlow(int src, int dst, int priority, long bytes, long startNanos) {
         if (src == dst || bytes <= 0) {
             throw new IllegalArgumentException("a flow needs two different hosts and > 0 bytes, got " + src + " -> "
@@ -183,7 +153,11 @@ public final class Testbed {
 
     /** A flow with the next id (also its QP number) from {@code from} to {@code to}. */
     private Flow newFlow(RoceHost from, RoceHost to, int priority, long bytes, Dcqcn cc) {
-        int id = records.count();
+        return newFlow(records.count(), from, to, priority, bytes, payloadMtu, cc);
+    }
+
+    /** Flow {@code id} from {@code from} to {@code to}: its frame template (MACs, IPs, DSCP 8 × priority, QP). */
+    static Flow newFlow(int id, RoceHost from, RoceHost to, int priority, long bytes, int payloadMtu, Dcqcn cc) {
         RoceFrameBuilder template = new RoceFrameBuilder().macs(to.mac(), from.mac()).ips(from.ip(), to.ip())
                 .dscp(priority * 8).udpSrcPort(49152 + (id & 0x3FFF));
         if (from.bfcNic()) {
@@ -196,7 +170,7 @@ public final class Testbed {
      * The flow alone on the idle network: every frame through the slower link, plus the two
      * propagation delays, plus the last frame's store-and-forward time on the faster link.
      */
-    private static long idealNanos(Flow f, long srcBps, long dstBps, long propagation) {
+    static long idealNanos(Flow f, long srcBps, long dstBps, long propagation) {
         long frames = f.packets();
         int fullFrame = f.payloadMtu + FRAME_OVERHEAD_BYTES;
         long wireBytes = f.sizeBytes + frames * (FRAME_OVERHEAD_BYTES + LineRate.WIRE_OVERHEAD_BYTES);
@@ -223,7 +197,7 @@ public final class Testbed {
     /** Ethernet, IPv4, UDP, BTH and ICRC around each RDMA WRITE payload (RETH on a message's first packet not counted). */
     private static final int FRAME_OVERHEAD_BYTES = 14 + 20 + 8 + 12 + 4;
 
-    /** Calls {@code l} on every flow sent and received from now on. */
+    @Override
     public void addListener(FlowListener l) {
         listeners.add(l);
     }
@@ -247,6 +221,7 @@ public final class Testbed {
     public boolean isHostPort(int sw, int port) {
         return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
     }
+    @Override
     public RoceHost host(int i) { return hosts[i]; }
 
     /**
@@ -262,7 +237,9 @@ public final class Testbed {
     }
     /** The event-loop node of host {@code i} (tests deliver frames to it directly). */
     int nodeOf(int host) { return hostNode[host]; }
+    @Override
     public int hosts() { return hosts.length; }
+    @Override
     public FlowRecords records() { return records; }
     public HeapSlab slab() { return slab; }
     /** The run's seeded generator, for traffic generators: draw from it, never from a clock. */
@@ -409,7 +386,7 @@ public final class Testbed {
             HeapSlab slab = new HeapSlab(slots, frameBytes);
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
-            Listeners listeners = new Listeners();
+            FlowListeners listeners = new FlowListeners();
             SwitchNode sw = new SwitchNode(loop, hostCount);
             SwitchCore core = new SwitchCore(coreConfig, slab, slab, sw, RandomSource.seeded(random.nextLong()));
             int switchId = loop.register(sw);
@@ -499,7 +476,7 @@ public final class Testbed {
             HeapSlab slab = new HeapSlab(slots, frameBytes);
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
-            Listeners listeners = new Listeners();
+            FlowListeners listeners = new FlowListeners();
             SwitchNode[] nodes = new SwitchNode[configs.length];
             int[] nodeId = new int[configs.length];
             for (int i = 0; i < configs.length; i++) {           // all switches first: wires need their ids

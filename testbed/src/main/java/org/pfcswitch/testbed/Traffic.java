@@ -11,7 +11,7 @@ public interface Traffic {
     String name();
 
     /** Adds the flows; returns nothing: the ids are in {@link #flowIds()} as they are created. */
-    void install(Testbed tb, java.util.SplittableRandom random);
+    void install(Hosts tb, java.util.SplittableRandom random);
 
     /** Ids of the flows this generator created so far, in creation order. */
     java.util.List<Integer> flowIds();

@@ -10,7 +10,7 @@ import org.pfcswitch.dataplane.core.LineRate;
  * busy for the serialization time (the switch core's shaper, a host's NIC), with the same
  * {@link LineRate} formula, so frames never overlap on a wire.
  */
-public final class Wire {
+public final class Wire implements Line {
 
     private final EventLoop loop;
     private final int lane;
@@ -33,7 +33,8 @@ public final class Wire {
         this.delayNanos = delayNanos;
     }
 
-    void send(long handle, int length, long start) {
+    @Override
+    public void send(long handle, int length, long start) {
         if (loss != null && lost(handle, length, start)) {
             return;
         }

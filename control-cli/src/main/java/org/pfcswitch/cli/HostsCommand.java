@@ -1,0 +1,162 @@
+package org.pfcswitch.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.pfcswitch.cli.config.ConfigException;
+import org.pfcswitch.cli.config.Units;
+import org.pfcswitch.cli.scenario.HostsReport;
+import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.cli.switchconfig.TestbedConfig;
+import org.pfcswitch.testbed.LiveHosts;
+import org.pfcswitch.testbed.LiveResult;
+import org.pfcswitch.testbed.LiveRun;
+import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.ScenarioRunner;
+import org.pfcswitch.testbed.netns.PacketSocket;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "hosts",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs a scenario's traffic in real time on emulated RoCEv2 hosts in a testbed's",
+            "network namespaces.",
+            "",
+            "Each host of the scenario runs in the testbed host of the same name (scenario",
+            "host H0 in testbed host H0, i.e. namespace PREFIX + H0), sending and receiving",
+            "real frames on that namespace's eth0 through a raw packet socket: RDMA WRITE",
+            "flows with PSNs, ACKs, DCQCN (CNPs when frames arrive ECN-marked), and PFC",
+            "honoured per priority as a ConnectX NIC would (a veth ignores PFC; these hosts",
+            "do not): an 802.1Qbb frame pauses its priorities for quanta x 512 bit times at",
+            "the host's speed, an 802.3x PAUSE pauses all of them.",
+            "",
+            "From the scenario: the hosts' speeds (hosts: speed), cc, payloadMtu, seed and",
+            "the traffic (flow, incast, poisson with a CDF). Not used: mmu, pfc, topology and",
+            "link delays, which are the real switch's and cables' business here; clone ports",
+            "(kind: replay) are the switch's and are refused. Testbed hosts the scenario does",
+            "not name stay idle. Frames carry each host's eth0 MAC and its testbed IP.",
+            "",
+            "One thread drives all hosts (busy-polling one core). Times are on the hosts'",
+            "clock, which follows real time but slips when a pass comes late (JIT warm-up in",
+            "the first ~0.5 s, GC, an overloaded CPU); the slip is printed. Needs root.",
+            "",
+            "Prints per traffic the flows and throughput, FCT by size bin as 'sim' does, and",
+            "per host frames, PFC and PAUSE frames received, pause time, CNPs, ACKs, and",
+            "frames dropped as malformed or not addressed to it."
+        },
+        footer = {"", "Examples:",
+            "  ./pfcswitch testbed up -c testbed-configs/netns-3hosts.yaml",
+            "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml &",
+            "  ./pfcswitch hosts -c testbed-configs/netns-3hosts.yaml \\",
+            "      --scenario testbed-configs/scenarios/netns-3hosts-incast.yaml --duration 10s",
+            "  ./pfcswitch hosts -c testbed-configs/netns-3hosts.yaml \\",
+            "      --scenario testbed-configs/scenarios/netns-3hosts-incast.yaml --set traffic.web.load=0.5 --json"})
+final class HostsCommand implements Callable<Integer> {
+
+    @Option(names = {"-c", "--config"}, required = true, paramLabel = "TESTBED",
+            description = "Configuration with a testbed: section (namespaces, IPs, MACs), as for 'testbed up'.")
+    Path config;
+
+    @Option(names = "--scenario", required = true, paramLabel = "SCENARIO",
+            description = "A scenario YAML file as for 'sim'; its host names must be testbed host names.")
+    Path scenario;
+
+    @Option(names = "--duration", paramLabel = "TIME",
+            description = "How long to run, e.g. 10s or 500ms (default: the scenario's duration). Also the end of "
+                    + "poisson arrivals that give no stop.")
+    String duration;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Override a scenario value by its dotted path, as for 'sim' (repeatable).")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print one JSON document instead of the table.")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> sets = new ArrayList<>(overrides);
+        if (duration != null) {
+            try {
+                if (Units.nanos(duration) <= 0) {
+                    throw new IllegalArgumentException("must be > 0");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--duration: expected a time like 10s or 500ms, got '"
+                        + duration + "'");
+            }
+            sets.add("duration=" + duration);
+        }
+        TestbedConfig tb = TestbedCommand.read(config);
+        Scenario s = ScenarioLoader.load(scenario, sets).scenario();
+        List<TestbedConfig.Host> placed = place(s, tb);
+
+        List<PacketSocket> sockets = new ArrayList<>();
+        try {
+            LiveHosts.Builder b = LiveHosts.builder().dcqcn(s.dcqcn()).payloadMtu(s.payloadMtu());
+            for (int i = 0; i < placed.size(); i++) {
+                TestbedConfig.Host h = placed.get(i);
+                PacketSocket socket = PacketSocket.open(h.namespace(), "eth0");
+                sockets.add(socket);
+                b.host(h.name(), socket, socket.macAddress(), ipv4(h.ipCidr()), s.hosts().get(i).rateBps());
+            }
+            LiveHosts hosts = b.build();
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), placed.size(), config,
+                    s.durationNanos() / 1e9);
+            err.flush();
+            LiveResult r = LiveRun.run(s, hosts, s.durationNanos(), ScenarioRunner.Progress.NONE);
+            HostsReport report = new HostsReport(s.name(), config.toString(), r);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                out.println(report.json());
+            } else {
+                report.printTable(out);
+            }
+            return 0;
+        } finally {
+            for (PacketSocket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    /** The testbed host of each scenario host, by name; refuses what live hosts cannot do. */
+    private List<TestbedConfig.Host> place(Scenario s, TestbedConfig tb) {
+        List<TestbedConfig.Host> placed = new ArrayList<>();
+        List<String> names = tb.hosts().stream().map(TestbedConfig.Host::name).toList();
+        for (Scenario.Host h : s.hosts()) {
+            if (h.cloneOf() >= 0) {
+                throw new ConfigException(scenario + ": host " + h.name() + " is a clone port (kind: replay); clone ports"
+                        + " are the switch's replay of a host, not a host that runs here: remove the replay traffic");
+            }
+            TestbedConfig.Host match = tb.hosts().stream().filter(t -> t.name().equals(h.name())).findFirst().orElse(null);
+            if (match == null) {
+                throw new ConfigException(scenario + ": scenario host '" + h.name() + "' is not in the testbed of " + config
+                        + " (hosts: " + String.join(", ", names) + "); each scenario host runs in the testbed host of the same name");
+            }
+            placed.add(match);
+        }
+        return placed;
+    }
+
+    private static int ipv4(String cidr) {
+        String[] parts = cidr.substring(0, cidr.indexOf('/')).split("\\.");
+        int ip = 0;
+        for (String p : parts) {
+            ip = ip << 8 | Integer.parseInt(p);
+        }
+        return ip;
+    }
+}
