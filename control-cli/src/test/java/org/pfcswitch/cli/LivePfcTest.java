@@ -276,8 +276,14 @@ class LivePfcTest {
                 }
             }
         }
-        assertEquals(300, p3, "every priority-3 frame of h0 reached h2\n" + log);
-        assertEquals(300, p0, "every priority-0 frame of h0 reached h2\n" + log);
+        // Nothing the switch took in from h0 is lost: h2 gets every frame the switch counted from
+        // h0, per priority. (A few of h0's frames can die in the kernel before the switch sees
+        // them: the flood fills the per-CPU backlog that every veth shares.)
+        java.util.regex.Matcher fromH0 = java.util.regex.Pattern.compile("counters h0: rx \\d+ \\(([^)]*)\\)").matcher(log);
+        assertTrue(fromH0.find(), log);
+        assertEquals(priorityCount(fromH0.group(1), 3), p3, "every priority-3 frame the switch got from h0 reached h2\n" + log);
+        assertEquals(priorityCount(fromH0.group(1), 0), p0, "every priority-0 frame the switch got from h0 reached h2\n" + log);
+        assertTrue(p3 >= 285 && p0 >= 285, "nearly all of h0's 300 + 300 frames reached the switch: " + p3 + " + " + p0);
         String h1Counters = log.lines().filter(l -> l.contains("counters h1:")).findFirst().orElseThrow();
         for (String expected : new String[] {"truncated_ipv4 10", "truncated_mac_control 10", "pfc_reserved_bits_set 10",
                 "unknown_mac_control_opcode 10", "bad_ipv4_version 10"}) {
@@ -311,6 +317,16 @@ class LivePfcTest {
         double first = times.getFirst();
         assertTrue(first >= from + pause - 0.0003 && first <= from + pause + 0.005,
                 what + ": first frame " + (first - from) * 1e3 + " ms after the pause frame, pause " + pause * 1e3 + " ms");
+    }
+
+    /** N from "p0=12 p3=N" (0 when the priority is absent). */
+    private static long priorityCount(String byPriority, int priority) {
+        for (String part : byPriority.split(" ")) {
+            if (part.startsWith("p" + priority + "=")) {
+                return Long.parseLong(part.substring(3));
+            }
+        }
+        return 0;
     }
 
     /** The PFC rows as "time quanta" lines, for failure messages. */
