@@ -127,6 +127,11 @@ final class RunCommand implements Callable<Integer> {
         status.counters().forEach(this::log);
         for (int p = 0; p < down.nicStats().size(); p++) {
             EthStats n = down.nicStats().get(p);
+            if (n == null) {
+                log("clone " + cfg.ports().get(p).name() + ": copies skipped while paused " + sw.cloneSkipped(p)
+                        + ", copies without an mbuf " + sw.cloneNoBuffer(p));
+                continue;
+            }
             log("nic " + cfg.ports().get(p).name() + ": rx " + n.rxPackets() + ", rx missed " + n.rxMissed()
                     + " (no room in the port's rx ring), rx errors " + n.rxErrors() + ", rx no mbuf " + n.rxNoMbuf()
                     + ", tx " + n.txPackets() + ", tx errors " + n.txErrors());

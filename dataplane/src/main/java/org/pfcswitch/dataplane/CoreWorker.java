@@ -6,7 +6,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import org.pfcswitch.codec.Ethernet;
+import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.NetOrder;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.dataplane.core.ClonePfc;
 import org.pfcswitch.dataplane.core.CoreConfig;
+import org.pfcswitch.dataplane.core.FrameAllocator;
+import org.pfcswitch.dataplane.core.PauseTimers;
 import org.pfcswitch.dataplane.core.SwitchCore;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mbuf;
@@ -45,6 +53,9 @@ import org.pfcswitch.mmu.RandomSource;
  * frames; holding them for company, as l2fwd's 100 us drain does, would delay every PFC frame by
  * as much and grow the headroom the upstream port needs.
  *
+ * <p><b>Clone ports</b> (no device): each data frame read from a port with clones is copied onto
+ * every clone, as if it had also arrived there; what the core sends out of a clone is freed.
+ *
  * <p>One native call per burst (rx, tx, bulk free, bulk alloc), one TSC read per pass and per
  * non-empty rx burst; nothing
  * is allocated once the loop runs.
@@ -55,9 +66,16 @@ final class CoreWorker implements Runnable {
     /** The longest stall the shaper makes up for with back-to-back frames. */
     static final long CATCH_UP_NANOS = 50_000;
 
+    /**
+     * A clone port: the switch port whose data frames it copies, what a PAUSE sent to it does, and
+     * its station MAC (the source MAC of its copies, so learning keeps the source's MAC where it is).
+     */
+    record Clone(int source, ClonePfc pfc, long stationMac) {}
+
     private final SwitchCore core;
-    private final EthPort[] ports;
-    private final TxBuffer[] tx;
+    private final EthPort[] ports;           // by switch port; null for a clone port
+    private final int[] devicePorts;         // the switch ports with a device, polled in this order
+    private final TxBuffer[] tx;             // by switch port; null for a clone port
     private final MbufAllocator allocator;
     private final PortCounters driverCounters;
     private final MemorySegment[] rx;        // one burst array per port
@@ -65,6 +83,18 @@ final class CoreWorker implements Runnable {
     private final int[] rxCount;
     private final long tscStart;
     private final double nanosPerTick;
+
+    // Clone ports: by source port, its clones; by clone port, its mode, MAC and counters.
+    private final int[][] clonesOf;
+    private final ClonePfc[] clonePfc;
+    private final long[] stationMac;
+    private final PauseTimers clonePauses;
+    private final PriorityClassifier classifier;
+    private final ParsedFrame sent = new ParsedFrame();
+    private final int[] quanta = new int[MacControl.PRIORITIES];
+    private final long[] copies;             // one receiveWithCopies: each clone's copy
+    private final long[] cloneSkipped;
+    private final long[] cloneNoBuffer;
 
     private volatile boolean running = true;
     /** Lower bounds of the stall buckets: passes that started this long or longer after the previous one. */
@@ -76,13 +106,38 @@ final class CoreWorker implements Runnable {
     private long longestPassNanos;
     private final long[] stalls = new long[STALL_BOUNDS_NANOS.length];
 
-    CoreWorker(CoreConfig config, EthPort[] ports, Mempool pool, long randomSeed, Arena arena) {
+    /**
+     * @param ports  by switch port: its DPDK port, or null for a clone port
+     * @param clones by switch port: what the clone port copies, or null for a port with a device
+     */
+    CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, Mempool pool, long randomSeed, Arena arena) {
+        int n = ports.length;
         this.ports = ports.clone();
-        this.driverCounters = new PortCounters(ports.length);
-        this.tx = new TxBuffer[ports.length];
-        for (int p = 0; p < ports.length; p++) {
+        this.devicePorts = java.util.stream.IntStream.range(0, n).filter(p -> ports[p] != null).toArray();
+        this.driverCounters = new PortCounters(n);
+        this.tx = new TxBuffer[n];
+        for (int p : devicePorts) {
             tx[p] = new TxBuffer(arena, ports[p], p, BURST);
         }
+        this.clonesOf = new int[n][];
+        this.clonePfc = new ClonePfc[n];
+        this.stationMac = new long[n];
+        long[] speeds = new long[n];
+        for (int p = 0; p < n; p++) {
+            final int port = p;
+            clonesOf[p] = java.util.stream.IntStream.range(0, n)
+                    .filter(c -> clones[c] != null && clones[c].source() == port).toArray();
+            if (clones[p] != null) {
+                clonePfc[p] = clones[p].pfc();
+                stationMac[p] = clones[p].stationMac();
+            }
+            speeds[p] = config.speedBps(p);
+        }
+        this.copies = new long[java.util.Arrays.stream(clonesOf).mapToInt(c -> c.length).max().orElse(0)];
+        this.clonePauses = new PauseTimers(speeds);
+        this.classifier = config.classifier();
+        this.cloneSkipped = new long[n];
+        this.cloneNoBuffer = new long[n];
         this.allocator = new MbufAllocator(pool, arena);
         this.rx = new MemorySegment[ports.length];
         this.rxAddress = new long[ports.length];
@@ -91,11 +146,7 @@ final class CoreWorker implements Runnable {
             rx[p] = Worker.unscoped(Mbuf.pointerArray(arena, BURST));
             rxAddress[p] = rx[p].address();
         }
-        // The core's output goes straight into the port's TX buffer: ownership passes with it.
-        TxBuffer[] buffers = tx;
-        PortCounters counters = driverCounters;
-        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator,
-                (port, handle, length, start) -> buffers[port].add(handle, length, counters),
+        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator, this::transmit,
                 RandomSource.seeded(randomSeed));
         this.tscStart = Tsc.read();
         this.nanosPerTick = 1e9 / Tsc.hz();
@@ -117,11 +168,7 @@ final class CoreWorker implements Runnable {
         lastPassAt = now;
         runTimers(now);
         receive();
-        for (TxBuffer b : tx) {
-            if (!b.isEmpty()) {
-                b.flush(driverCounters);
-            }
-        }
+        flushTx();
         allocator.flush();
         passes++;
     }
@@ -151,7 +198,7 @@ final class CoreWorker implements Runnable {
      */
     private void receive() {
         int received = 0;
-        for (int port = 0; port < ports.length; port++) {
+        for (int port : devicePorts) {
             received += rxCount[port] = ports[port].rxBurst(0, rx[port], BURST);
         }
         if (received == 0) {
@@ -159,7 +206,7 @@ final class CoreWorker implements Runnable {
         }
         long now = nanos();
         MemorySegment memory = Mbuf.memory();
-        for (int port = 0; port < ports.length; port++) {
+        for (int port : devicePorts) {
             for (int i = 0; i < rxCount[port]; i++) {
                 long slot = rxAddress[port] + (long) i * Long.BYTES;
                 long m = memory.get(JAVA_LONG, slot);
@@ -169,12 +216,92 @@ final class CoreWorker implements Runnable {
                 }
             }
         }
-        for (int port = 0; port < ports.length; port++) {
+        for (int port : devicePorts) {
+            int[] clones = clonesOf[port];
             for (int i = 0; i < rxCount[port]; i++) {
                 long m = memory.get(JAVA_LONG, rxAddress[port] + (long) i * Long.BYTES);
-                if (m != 0) {
-                    core.onFrame(port, m, now);
+                if (m == 0) {
+                    continue;
                 }
+                if (clones.length == 0) {
+                    core.onFrame(port, m, now);
+                } else {
+                    receiveWithCopies(port, clones, m, now);
+                }
+            }
+        }
+    }
+
+    /**
+     * A data frame from a port that has clone ports: the copies are made before the original goes
+     * into the core (which may send or free it at once) and arrive after it, each with its clone's
+     * station MAC as source. A clone in {@code pfc: skip} mode makes no copy of a priority the
+     * switch has paused it for.
+     */
+    private void receiveWithCopies(int port, int[] clones, long m, long now) {
+        MemorySegment bytes = Mbuf.memory();
+        long at = Mbuf.dataAddress(m);
+        int length = Mbuf.dataLength(m);
+        int priority = -1;
+        int made = 0;
+        for (int c : clones) {
+            if (clonePfc[c] == ClonePfc.SKIP) {
+                if (priority < 0) {
+                    priority = classifier.classifyRaw(bytes, at, length) & PriorityClassifier.RAW_PRIORITY_MASK;
+                }
+                if (clonePauses.isPaused(c, priority, now)) {
+                    cloneSkipped[c]++;
+                    copies[made++] = FrameAllocator.NO_HANDLE;
+                    continue;
+                }
+            }
+            long copy = allocator.allocate(length);
+            if (copy != FrameAllocator.NO_HANDLE) {
+                long to = Mbuf.dataAddress(copy);
+                MemorySegment.copy(bytes, at, bytes, to, length);
+                if (length >= Ethernet.HEADER_BYTES) {
+                    NetOrder.put48(bytes, to + 6, stationMac[c]);
+                }
+            } else {
+                cloneNoBuffer[c]++;
+            }
+            copies[made++] = copy;
+        }
+        core.onFrame(port, m, now);
+        for (int k = 0; k < made; k++) {
+            if (copies[k] != FrameAllocator.NO_HANDLE) {
+                core.onFrame(clones[k], copies[k], now);
+            }
+        }
+    }
+
+    /**
+     * The core's output: into the port's TX buffer (ownership passes with it), or, for a clone
+     * port, nowhere: the frame is freed, and a PFC or PAUSE frame first pauses the clone's copies
+     * if it is in {@code pfc: skip} mode. The core may be mid-dequeue: nothing here calls it back.
+     */
+    private void transmit(int port, long handle, int length, long start) {
+        TxBuffer b = tx[port];
+        if (b != null) {
+            b.add(handle, length, driverCounters);
+            return;
+        }
+        if (clonePfc[port] == ClonePfc.SKIP && isMacControl(handle)) {
+            FrameParser.parse(Mbuf.memory(), Mbuf.dataAddress(handle), length, sent);
+            if (sent.isPfc()) {
+                for (int p = 0; p < MacControl.PRIORITIES; p++) {
+                    quanta[p] = sent.quanta(p);
+                }
+                clonePauses.applyPfc(port, sent.classEnable(), quanta, start);
+            }
+        }
+        allocator.free(handle);
+    }
+
+    private void flushTx() {
+        for (int port : devicePorts) {
+            if (!tx[port].isEmpty()) {
+                tx[port].flush(driverCounters);
             }
         }
     }
@@ -204,11 +331,7 @@ final class CoreWorker implements Runnable {
      */
     int finish() {
         int discarded = core.discardQueuedFrames(nanos());
-        for (TxBuffer b : tx) {
-            if (!b.isEmpty()) {
-                b.flush(driverCounters);
-            }
-        }
+        flushTx();
         allocator.close();
         return discarded;
     }
@@ -221,6 +344,19 @@ final class CoreWorker implements Runnable {
     /** What the ports' TX queues took and refused (frames the core sent but the port dropped: {@code txDropFull}). */
     PortCounters driverCounters() {
         return driverCounters;
+    }
+
+    /** By switch port: the DPDK port, or null for a clone port. */
+    EthPort[] ethPorts() {
+        return ports.clone();
+    }
+
+    long cloneSkipped(int port) {
+        return cloneSkipped[port];
+    }
+
+    long cloneNoBuffer(int port) {
+        return cloneNoBuffer[port];
     }
 
     /** Times the core found the mbuf pool empty. */

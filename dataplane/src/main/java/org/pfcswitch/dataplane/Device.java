@@ -2,6 +2,8 @@ package org.pfcswitch.dataplane;
 
 import java.util.regex.Pattern;
 
+import org.pfcswitch.dataplane.core.ClonePfc;
+
 /**
  * Where a switch port's packets come from: a PCI network device, given to EAL with {@code -a},
  * or a DPDK virtual device ({@code net_ring0}, {@code net_null0}, {@code net_af_packet0,iface=veth0},
@@ -62,6 +64,28 @@ public sealed interface Device {
         @Override
         public String toString() {
             return args.isEmpty() ? name : name + "," + args;
+        }
+    }
+
+    /**
+     * No device: a clone port. The switch replays every data frame that arrives on port
+     * {@code source} as if it had also arrived on this port (with this port's station MAC as
+     * source), as the SPFC testbed's virtual ports copy H1's traffic. Frames the switch sends out
+     * of a clone port go nowhere; a PFC frame it sends there is ignored or stops the copies of its
+     * priorities for its pause time, as {@code pfc} says.
+     *
+     * @param source  name of the port whose ingress is copied (a real port)
+     * @param pfc     what a PAUSE sent to this port does
+     */
+    record Clone(String source, ClonePfc pfc) implements Device {
+        @Override
+        public String ethdevName() {
+            return "clone of " + source;
+        }
+
+        @Override
+        public String toString() {
+            return "clone of " + source + " (pfc: " + pfc.name().toLowerCase(java.util.Locale.ROOT) + ")";
         }
     }
 

@@ -86,6 +86,7 @@ public final class DpdkPorts implements AutoCloseable {
             return switch (config.device()) {
                 case Device.Vdev v -> EthPort.createVdev(vdevs, v.name(), v.args());
                 case Device.Pci p -> EthPort.byName(p.ethdevName());
+                case Device.Clone c -> throw new IllegalArgumentException("port " + config.name() + " is a clone port: it has no device");
             };
         } catch (DpdkException e) {
             String why = switch (config.device()) {
@@ -96,6 +97,7 @@ public final class DpdkPorts implements AutoCloseable {
                         + (v.option("iface") != null ? " (does interface " + v.option("iface") + " exist? 'pfcswitch testbed up' creates testbed veths)" : "");
                 case Device.Pci p -> "EAL found no ethdev at PCI address " + p.address()
                         + " (is the NIC bound to a DPDK-capable driver, e.g. vfio-pci or mlx5?)";
+                case Device.Clone c -> "a clone port has no device";
             };
             throw new PortException("port " + config.name() + ": " + why + ": " + e.getMessage());
         }

@@ -28,7 +28,7 @@ public final class DpdkSwitch {
     /**
      * What {@link #stop} found. {@code mbufsInUse} is 0 when nothing leaked; {@code nicStats} are
      * each port's own counters (frames its rx ring had no room for are {@code rxMissed}), read
-     * before the ports closed.
+     * before the ports closed, by switch port (null for a clone port).
      */
     public record Shutdown(int queuedFrames, long drainedFrames, int mbufsInUse, int poolSize, List<EthStats> nicStats) {}
 
@@ -93,18 +93,27 @@ public final class DpdkSwitch {
             log.accept("packet pool: " + mbufs + " mbufs of " + MbufLayout.DEFAULT_DATA_ROOM + " bytes"
                     + (config.eal().mbufs() > 0 ? " (eal.mbufs)" : " (rx and tx rings, and the " + config.mmu().totalBytes()
                     + "-byte shared buffer in frames of " + POOL_SIZING_FRAME_BYTES + " bytes)"));
-            ports = DpdkPorts.open(config.ports(), pool);
-            for (int i = 0; i < ports.ports().size(); i++) {
-                log.accept(DpdkPorts.describe(i, ports.ports().get(i)));
+            ports = DpdkPorts.open(config.devicePorts(), pool);
+            EthPort[] ethByPort = new EthPort[config.ports().size()];
+            for (int i = 0, d = 0; i < ethByPort.length; i++) {
+                SwitchConfig.Port port = config.ports().get(i);
+                if (port.isClone()) {
+                    log.accept(String.format("port %d %-8s %s, station mac %s, speed %s", i, port.name(), port.device(),
+                            MacAddress.format(port.mac()), Rates.format(port.speedBps())));
+                } else {
+                    DpdkPorts.OpenPort open = ports.ports().get(d++);
+                    ethByPort[i] = open.ethPort();
+                    log.accept(DpdkPorts.describe(i, open));
+                }
             }
-            CoreConfig core = coreConfig(config, ports);
+            CoreConfig core = coreConfig(config, ports, ethByPort);
             for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
                 log.accept("static mac " + MacAddress.format(s.mac()) + " -> port " + s.port());
             }
             log.accept("forwarding: L2, learning " + (core.learning() ? "on" : "off") + ", table of " + core.tableCapacity()
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
             describeMmu(config, log);
-            CoreWorker worker = new CoreWorker(core, ports.ethPorts().toArray(EthPort[]::new), pool, System.nanoTime(), arena);
+            CoreWorker worker = new CoreWorker(core, ethByPort, clones(config), pool, System.nanoTime(), arena);
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, worker, eal.hugepages());
             sw.thread.start();
             String cpus = config.workers().getFirst().cpus();
@@ -145,15 +154,30 @@ public final class DpdkSwitch {
         }
     }
 
-    /** The core's configuration: the MMU and ports from the switch config, each port's own MAC as PFC source. */
-    static CoreConfig coreConfig(SwitchConfig config, DpdkPorts ports) {
+    /** Per switch port: the clone port's source and PAUSE mode and station MAC, or null for a port with a device. */
+    private static CoreWorker.Clone[] clones(SwitchConfig config) {
+        CoreWorker.Clone[] clones = new CoreWorker.Clone[config.ports().size()];
+        for (int i = 0; i < clones.length; i++) {
+            SwitchConfig.Port p = config.ports().get(i);
+            if (p.device() instanceof Device.Clone c) {
+                clones[i] = new CoreWorker.Clone(config.portIndex(c.source()), c.pfc(), p.mac());
+            }
+        }
+        return clones;
+    }
+
+    /**
+     * The core's configuration: the MMU and ports from the switch config, each port's own MAC as
+     * PFC source (a clone port's station MAC).
+     */
+    static CoreConfig coreConfig(SwitchConfig config, DpdkPorts ports, EthPort[] ethByPort) {
         CoreConfig.Builder b = CoreConfig.builder(config.mmu())
                 .classifier(config.classifier())
                 .pauseQuanta(config.pauseQuanta())
                 .learning(config.forwarding().learning())
                 .tableCapacity(config.forwarding().tableSize());
-        for (int p = 0; p < ports.ports().size(); p++) {
-            b.portMac(p, ports.ports().get(p).mac());
+        for (int p = 0, d = 0; p < ethByPort.length; p++) {
+            b.portMac(p, ethByPort[p] == null ? config.ports().get(p).mac() : ports.ports().get(d++).mac());
         }
         for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
             b.staticMac(s.mac(), config.portIndex(s.port()));
@@ -238,6 +262,16 @@ public final class DpdkSwitch {
     /** Lower bounds of the {@link #stalls} buckets, in nanoseconds. */
     public static final long[] STALL_BOUNDS_NANOS = CoreWorker.STALL_BOUNDS_NANOS.clone();
 
+    /** Copies a clone port skipped while paused ({@code pfc: skip}), by switch port. */
+    public long cloneSkipped(int port) {
+        return worker.cloneSkipped(port);
+    }
+
+    /** Copies a clone port could not make for want of an mbuf, by switch port. */
+    public long cloneNoBuffer(int port) {
+        return worker.cloneNoBuffer(port);
+    }
+
     /** Poll-loop passes so far. */
     public long passes() {
         return worker.passes();
@@ -285,8 +319,8 @@ public final class DpdkSwitch {
         int queued = worker.finish();
         long drained = ports.drainRx();
         List<EthStats> nicStats = new ArrayList<>();
-        for (EthPort p : ports.ethPorts()) {
-            nicStats.add(p.stats());
+        for (EthPort p : worker.ethPorts()) {
+            nicStats.add(p == null ? null : p.stats());
         }
         ports.close();
         int inUse = pool.inUseCount();
@@ -295,7 +329,7 @@ public final class DpdkSwitch {
             arena.close();     // freeing a pool whose mbufs are still out would corrupt them
             Eal.cleanup();
         }
-        shutdown = new Shutdown(queued, drained, inUse, size, List.copyOf(nicStats));
+        shutdown = new Shutdown(queued, drained, inUse, size, java.util.Collections.unmodifiableList(nicStats));
         return shutdown;
     }
 }

@@ -55,10 +55,17 @@ public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forw
      * @param device        PCI address or vdev
      * @param mac           the switch port's own MAC (source of the PFC frames it will send), or -1 for the device's
      * @param speedBps      line rate: the shaper holds the port to it and PFC pause times are in its bit times
-     * @param rxDescriptors rx ring size
-     * @param txDescriptors tx ring size
+     * @param cableDelayNanos one-way delay to the neighbour (enters the headroom)
+     * @param rxDescriptors rx ring size (0 for a clone port)
+     * @param txDescriptors tx ring size (0 for a clone port)
      */
-    public record Port(String name, Device device, long mac, long speedBps, int rxDescriptors, int txDescriptors) {}
+    public record Port(String name, Device device, long mac, long speedBps, long cableDelayNanos, int rxDescriptors,
+                       int txDescriptors) {
+
+        public boolean isClone() {
+            return device instanceof Device.Clone;
+        }
+    }
 
     /** @param cpus CPU list to pin the worker to, or null; @param ports names of the ports it owns */
     public record Worker(String cpus, List<String> ports) {
@@ -74,6 +81,11 @@ public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forw
         public Forwarding {
             staticMacs = List.copyOf(staticMacs);
         }
+    }
+
+    /** The ports with a device (DPDK opens these), in switch-port order. */
+    public List<Port> devicePorts() {
+        return ports.stream().filter(p -> !p.isClone()).toList();
     }
 
     /** Index of the port called {@code name}, or -1. */

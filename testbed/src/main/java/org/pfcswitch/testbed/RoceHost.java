@@ -13,6 +13,7 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.Roce;
 import org.pfcswitch.codec.RoceFrameBuilder;
+import org.pfcswitch.dataplane.core.ClonePfc;
 import org.pfcswitch.dataplane.core.LineRate;
 import org.pfcswitch.dataplane.core.PauseTimers;
 

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import org.pfcswitch.dataplane.core.ClonePfc;
 import org.pfcswitch.dataplane.core.SwitchCounters;
 
 /**

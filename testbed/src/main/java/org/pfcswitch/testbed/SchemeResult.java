@@ -2,6 +2,8 @@ package org.pfcswitch.testbed;
 
 import java.util.List;
 
+import org.pfcswitch.dataplane.core.ClonePfc;
+
 /**
  * What one scheme did on one scenario: counters after the run, flow statistics and the sampled
  * time series. Everything here is a function of the scenario, the scheme and the seed (no wall

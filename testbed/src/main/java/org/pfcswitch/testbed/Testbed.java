@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 import org.pfcswitch.codec.RoceFrameBuilder;
+import org.pfcswitch.dataplane.core.ClonePfc;
 import org.pfcswitch.dataplane.core.CoreConfig;
 import org.pfcswitch.dataplane.core.LineRate;
 import org.pfcswitch.dataplane.core.SwitchCore;

@@ -13,6 +13,7 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Device;
+import org.pfcswitch.dataplane.core.ClonePfc;
 import org.pfcswitch.dataplane.Forwarder;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.dataplane.ThreadAffinity;
@@ -40,6 +41,8 @@ import org.pfcswitch.mmu.MmuConfig;
  *     cableDelay: 1us                           # one-way delay to the neighbour: enters the headroom (default 0)
  *     rxDescriptors: 1024
  *     txDescriptors: 1024
+ *   - {name: c, kind: clone, of: h1, count: 5, pfc: ignore}   # clone ports c0..c4: h1's ingress copied
+ *                                             # onto each (see Device.Clone); pfc: ignore | skip
  * forwarding:
  *   learning: true
  *   tableSize: 4096
@@ -71,7 +74,7 @@ public final class SwitchConfigReader {
         root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "testbed");
         SwitchConfig.Eal eal = eal(root);
         List<SwitchConfig.Port> ports = ports(root);
-        List<SwitchConfig.Worker> workers = workers(root, ports);
+        List<SwitchConfig.Worker> workers = workers(root, ports.stream().filter(p -> !p.isClone()).toList());
         ConfigNode fwd = root.optionalChild("forwarding").orElse(ConfigNode.parse(root.file(), "{}"));
         fwd.allowOnly("learning", "tableSize", "drain", "staticMacs");
         List<SwitchConfig.StaticMac> statics = new ArrayList<>();
@@ -90,9 +93,8 @@ public final class SwitchConfigReader {
         SwitchConfig.Forwarding forwarding = new SwitchConfig.Forwarding(statics, fwd.bool("learning", true),
                 fwd.integer("tableSize", 4096, 16, 1 << 24));
         List<MmuConfigLoader.PortLink> links = new ArrayList<>();
-        List<ConfigNode> portNodes = root.children("ports");
-        for (int i = 0; i < ports.size(); i++) {
-            links.add(new MmuConfigLoader.PortLink(ports.get(i).speedBps(), portNodes.get(i).nanos("cableDelay", 0)));
+        for (SwitchConfig.Port p : ports) {
+            links.add(new MmuConfigLoader.PortLink(p.speedBps(), p.cableDelayNanos()));
         }
         MmuConfig mmu = MmuConfigLoader.load(root, schemeOverride, links, "ports: entries");
         int quanta = root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
@@ -130,11 +132,22 @@ public final class SwitchConfigReader {
         Map<String, String> byDevice = new HashMap<>();
         Map<String, String> byIface = new HashMap<>();
         for (ConfigNode p : nodes) {
-            p.allowOnly("name", "device", "mac", "speed", "cableDelay", "rxDescriptors", "txDescriptors");
-            String name = p.string("name");
-            if (!name.matches("[A-Za-z0-9_.-]{1,32}")) {
-                throw p.error("name", "use 1-32 letters, digits, '_', '.' or '-', got '" + name + "'");
+            if (p.has("kind")) {
+                String kind = p.string("kind");
+                if (!kind.equals("clone")) {
+                    throw p.error("kind", "expected clone (or no kind: a port with a device), got '" + kind + "'");
+                }
+                for (SwitchConfig.Port clone : clonePorts(p, ports)) {
+                    String previous = byName.putIfAbsent(clone.name(), p.path());
+                    if (previous != null) {
+                        throw p.error("name", "duplicate port '" + clone.name() + "' (also " + previous + ")");
+                    }
+                    ports.add(clone);
+                }
+                continue;
             }
+            p.allowOnly("name", "device", "mac", "speed", "cableDelay", "rxDescriptors", "txDescriptors");
+            String name = portName(p);
             String previous = byName.putIfAbsent(name, p.path());
             if (previous != null) {
                 throw p.error("name", "duplicate port '" + name + "' (also " + previous + ")");
@@ -157,9 +170,48 @@ public final class SwitchConfigReader {
             }
             long mac = p.has("mac") ? mac(p, "mac") : -1;
             ports.add(new SwitchConfig.Port(name, device, mac, p.bitsPerSecond("speed", DEFAULT_SPEED_BPS),
-                    p.integer("rxDescriptors", 1024, 32, 16384), p.integer("txDescriptors", 1024, 32, 16384)));
+                    p.nanos("cableDelay", 0), p.integer("rxDescriptors", 1024, 32, 16384),
+                    p.integer("txDescriptors", 1024, 32, 16384)));
         }
         return ports;
+    }
+
+    private static String portName(ConfigNode p) {
+        String name = p.string("name");
+        if (!name.matches("[A-Za-z0-9_.-]{1,32}")) {
+            throw p.error("name", "use 1-32 letters, digits, '_', '.' or '-', got '" + name + "'");
+        }
+        return name;
+    }
+
+    /**
+     * {@code {name: c, kind: clone, of: h1, count: 5, pfc: ignore, mac: 02:c1:00:00:00:00}}: clone
+     * ports c0..c4 (just c without count) of the real port h1, defined above them, with its speed
+     * and cable delay. The i-th clone's station MAC (the source MAC of its copies and of the PFC
+     * frames it gets) is {@code mac + i}, by default 02:c1:00:00:pp:ii (pp = the source's index).
+     */
+    private static List<SwitchConfig.Port> clonePorts(ConfigNode p, List<SwitchConfig.Port> defined) {
+        p.allowOnly("name", "kind", "of", "count", "pfc", "mac");
+        String name = portName(p);
+        String of = p.string("of");
+        SwitchConfig.Port source = defined.stream().filter(d -> d.name().equals(of)).findFirst().orElseThrow(
+                () -> p.error("of", "no port called '" + of + "' is defined above this one (ports so far: " + names(defined) + ")"));
+        if (source.device() instanceof Device.Clone) {
+            throw p.error("of", "'" + of + "' is itself a clone port; a clone copies a port with a device");
+        }
+        ClonePfc pfc = switch (p.string("pfc", "ignore").toLowerCase(Locale.ROOT)) {
+            case "ignore" -> ClonePfc.IGNORE;
+            case "skip" -> ClonePfc.SKIP;
+            default -> throw p.error("pfc", "expected ignore or skip, got '" + p.string("pfc") + "'");
+        };
+        int count = p.has("count") ? p.integer("count", 1, 1, 64) : 0;
+        long base = p.has("mac") ? mac(p, "mac") : 0x02_C1_00_00_00_00L | (long) defined.indexOf(source) << 8;
+        List<SwitchConfig.Port> clones = new ArrayList<>();
+        for (int i = 0; i < Math.max(1, count); i++) {
+            clones.add(new SwitchConfig.Port(count == 0 ? name : name + i, new Device.Clone(of, pfc), base + i,
+                    source.speedBps(), source.cableDelayNanos(), 0, 0));
+        }
+        return clones;
     }
 
     private static List<SwitchConfig.Worker> workers(ConfigNode root, List<SwitchConfig.Port> ports) {

@@ -1,8 +1,8 @@
-package org.pfcswitch.testbed;
+package org.pfcswitch.dataplane.core;
 
 /**
- * What a clone port does with a PFC PAUSE the switch sends to it ({@link Testbed.Builder#cloneOf}).
- * A clone port has no sender behind it: the switch replays another port's ingress on it (the SPFC
+ * What a clone port does with a PFC PAUSE the switch sends to it: a {@code kind: clone} port of a
+ * switch config, or the testbed's {@code Testbed.Builder#cloneOf}. A clone port has no sender behind it: the switch replays another port's ingress on it (the SPFC
  * testbed's "5 copies of the traffic from the H1 port", SPFC §VII-B).
  */
 public enum ClonePfc {
