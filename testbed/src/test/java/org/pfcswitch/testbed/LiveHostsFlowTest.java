@@ -58,9 +58,9 @@ class LiveHostsFlowTest {
             assertTrue(fct >= payloadOnly && fct <= 1.15 * payloadOnly, "FCT " + fct / 1e6 + " ms, expected N*8/rate = "
                     + payloadOnly / 1e6 + " ms .. +15 % (the headers take 7.6 %)");
             // The FCT is on the hosts' clock; real time adds the slip (passes later than 20 us: GC, JIT,
-            // the scheduler). Alone on an idle 2-core box it is 2-5 % of the time, after other tests up
-            // to 60 %: this only bounds it, the speed itself is measured by LiveHostsSpeedProbe.
-            assertTrue(slip <= fct, "the hosts' clock slipped " + slip / 1e6 + " ms behind real time");
+            // the scheduler), printed above. It depends on what else runs on the 2 cores (2-5 % of the
+            // time alone, up to 60 % after other tests or beside a benchmark), so it is reported, not
+            // asserted: LiveHostsSpeedProbe measures the driver's speed.
             assertTrue(rec.completed(warmUp));
             assertEquals(0, hosts.host(1).malformedFrames());
         }
