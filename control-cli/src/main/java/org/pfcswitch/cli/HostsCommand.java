@@ -40,9 +40,11 @@ import picocli.CommandLine.Spec;
             "",
             "From the scenario: the hosts' speeds (hosts: speed), cc, payloadMtu, seed and",
             "the traffic (flow, incast, poisson with a CDF). Not used: mmu, pfc, topology and",
-            "link delays, which are the real switch's and cables' business here; clone ports",
-            "(kind: replay) are the switch's and are refused. Testbed hosts the scenario does",
-            "not name stay idle. Frames carry each host's eth0 MAC and its testbed IP.",
+            "link delays, which are the real switch's and cables' business here; nor its clone",
+            "ports and replay traffic (kind: replay), which the switch's own clone ports play",
+            "(kind: clone in its config): they must come after the other hosts. Testbed hosts",
+            "the scenario does not name stay idle. Frames carry each host's eth0 MAC and its",
+            "testbed IP.",
             "",
             "One thread drives all hosts (busy-polling one core). Times are on the hosts'",
             "clock, which follows real time but slips when a pass comes late (JIT warm-up in",
@@ -100,23 +102,12 @@ final class HostsCommand implements Callable<Integer> {
         }
         TestbedConfig tb = TestbedCommand.read(config);
         Scenario s = ScenarioLoader.load(scenario, sets).scenario();
-        List<TestbedConfig.Host> placed = place(s, tb);
-
-        List<PacketSocket> sockets = new ArrayList<>();
-        try {
-            LiveHosts.Builder b = LiveHosts.builder().dcqcn(s.dcqcn()).payloadMtu(s.payloadMtu());
-            for (int i = 0; i < placed.size(); i++) {
-                TestbedConfig.Host h = placed.get(i);
-                PacketSocket socket = PacketSocket.open(h.namespace(), "eth0");
-                sockets.add(socket);
-                b.host(h.name(), socket, socket.macAddress(), ipv4(h.ipCidr()), s.hosts().get(i).rateBps());
-            }
-            LiveHosts hosts = b.build();
+        try (LiveTestbedHosts live = LiveTestbedHosts.open(s, tb, scenario, config)) {
             PrintWriter err = spec.commandLine().getErr();
-            err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), placed.size(), config,
+            err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), live.count(), config,
                     s.durationNanos() / 1e9);
             err.flush();
-            LiveResult r = LiveRun.run(s, hosts, s.durationNanos(), ScenarioRunner.Progress.NONE);
+            LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), ScenarioRunner.Progress.NONE);
             HostsReport report = new HostsReport(s.name(), config.toString(), r);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -125,38 +116,6 @@ final class HostsCommand implements Callable<Integer> {
                 report.printTable(out);
             }
             return 0;
-        } finally {
-            for (PacketSocket socket : sockets) {
-                socket.close();
-            }
         }
-    }
-
-    /** The testbed host of each scenario host, by name; refuses what live hosts cannot do. */
-    private List<TestbedConfig.Host> place(Scenario s, TestbedConfig tb) {
-        List<TestbedConfig.Host> placed = new ArrayList<>();
-        List<String> names = tb.hosts().stream().map(TestbedConfig.Host::name).toList();
-        for (Scenario.Host h : s.hosts()) {
-            if (h.cloneOf() >= 0) {
-                throw new ConfigException(scenario + ": host " + h.name() + " is a clone port (kind: replay); clone ports"
-                        + " are the switch's replay of a host, not a host that runs here: remove the replay traffic");
-            }
-            TestbedConfig.Host match = tb.hosts().stream().filter(t -> t.name().equals(h.name())).findFirst().orElse(null);
-            if (match == null) {
-                throw new ConfigException(scenario + ": scenario host '" + h.name() + "' is not in the testbed of " + config
-                        + " (hosts: " + String.join(", ", names) + "); each scenario host runs in the testbed host of the same name");
-            }
-            placed.add(match);
-        }
-        return placed;
-    }
-
-    private static int ipv4(String cidr) {
-        String[] parts = cidr.substring(0, cidr.indexOf('/')).split("\\.");
-        int ip = 0;
-        for (String p : parts) {
-            ip = ip << 8 | Integer.parseInt(p);
-        }
-        return ip;
     }
 }

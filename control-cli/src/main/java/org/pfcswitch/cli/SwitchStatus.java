@@ -25,6 +25,7 @@ final class SwitchStatus {
     private final DpdkSwitch sw;
     private final long[] lastRxBytes;
     private final long[] lastTxBytes;
+    private final long[] lastXoff;
     private long lastAt = System.nanoTime();
 
     SwitchStatus(DpdkSwitch sw) {
@@ -32,6 +33,7 @@ final class SwitchStatus {
         int ports = sw.core().ports();
         lastRxBytes = new long[ports];
         lastTxBytes = new long[ports];
+        lastXoff = new long[ports];
     }
 
     /** One line per port: rates since the previous call, pauses sent and received, queued bytes; then the buffer. */
@@ -56,6 +58,31 @@ final class SwitchStatus {
         lines.add("status buffer " + core.mmu().ledger().totalUsed() + " B used, most " + c.maxBufferBytes() + " B"
                 + ", lossless violations " + core.mmu().losslessViolations() + ", " + stalls());
         return lines;
+    }
+
+    /**
+     * One line for a live display: per port the rates since the previous call (Mb/s in and out)
+     * and the PFC pauses sent since then, then the shared buffer in use and lossless drops.
+     */
+    String compactLine() {
+        SwitchCore core = sw.core();
+        SwitchCounters c = core.counters();
+        long now = System.nanoTime();
+        double seconds = Math.max(1e-9, (now - lastAt) / 1e9);
+        lastAt = now;
+        StringBuilder s = new StringBuilder();
+        for (int p = 0; p < core.ports(); p++) {
+            long rx = c.rxBytes(p);
+            long tx = c.txBytes(p);
+            long xoff = sumPort(c.pfcXoffTx, p);
+            s.append(String.format(Locale.ROOT, "%s %.0f/%.0f%s | ", name(p), (rx - lastRxBytes[p]) * 8 / seconds / 1e6,
+                    (tx - lastTxBytes[p]) * 8 / seconds / 1e6, xoff > lastXoff[p] ? " pfc " + (xoff - lastXoff[p]) : ""));
+            lastRxBytes[p] = rx;
+            lastTxBytes[p] = tx;
+            lastXoff[p] = xoff;
+        }
+        return s.append(String.format(Locale.ROOT, "buffer %.0f KB, lossless drops %d (Mb/s in/out, PFC pauses sent)",
+                core.mmu().ledger().totalUsed() / 1e3, core.mmu().losslessViolations())).toString();
     }
 
     /** Every counter of every port, for the shutdown log. */

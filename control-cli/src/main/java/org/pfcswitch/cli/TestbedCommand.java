@@ -56,44 +56,54 @@ final class TestbedCommand {
 
         @Override
         public Integer call() throws Exception {
-            TestbedConfig tb = read(config);
-            PrintWriter out = spec.commandLine().getOut();
-            List<String> existing = namespaces();
-            for (TestbedConfig.Host h : tb.hosts()) {
-                if (existing.contains(h.namespace())) {
-                    throw new IllegalStateException("namespace " + h.namespace() + " already exists; run 'pfcswitch testbed down -c "
-                            + config + "' first");
-                }
-            }
-            try {
-                for (TestbedConfig.Host h : tb.hosts()) {
-                    create(h);
-                    out.println("host " + h.name() + ": namespace " + h.namespace() + ", eth0 " + h.ipCidr()
-                            + (h.mac() >= 0 ? " " + MacAddress.format(h.mac()) : "") + " <-> " + h.switchInterface()
-                            + " (switch port " + h.switchPort() + ")");
-                }
-            } catch (RuntimeException | IOException e) {
-                remove(tb);
-                throw e;
-            }
-            out.println("testbed up: " + tb.hosts().size() + " hosts; now: ./pfcswitch run -c " + config);
+            create(read(config), spec.commandLine().getOut());
+            spec.commandLine().getOut().println("testbed up: now: ./pfcswitch run -c " + config);
             return 0;
         }
+    }
 
-        private static void create(TestbedConfig.Host h) throws IOException, InterruptedException {
-            String ns = h.namespace();
-            ip("netns", "add", ns);
-            ip("link", "add", h.switchInterface(), "type", "veth", "peer", "name", "eth0", "netns", ns);
-            sh(List.of("sysctl", "-qw", "net.ipv6.conf." + h.switchInterface() + ".disable_ipv6=1"));
-            ip("link", "set", h.switchInterface(), "up");
-            ip("-n", ns, "link", "set", "lo", "up");
-            if (h.mac() >= 0) {
-                ip("-n", ns, "link", "set", "eth0", "address", MacAddress.format(h.mac()));
+    /**
+     * Creates every host's namespace and veth pair, printing a line each; on failure removes what
+     * it made and rethrows.
+     *
+     * @throws IllegalStateException if a namespace exists already
+     */
+    static void create(TestbedConfig tb, PrintWriter out) throws IOException, InterruptedException {
+        List<String> existing = namespaces();
+        for (TestbedConfig.Host h : tb.hosts()) {
+            if (existing.contains(h.namespace())) {
+                throw new IllegalStateException("namespace " + h.namespace() + " already exists; run 'pfcswitch testbed down'"
+                        + " with this configuration first");
             }
-            ip("-n", ns, "addr", "add", h.ipCidr(), "dev", "eth0");
-            sh(List.of("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.eth0.disable_ipv6=1"));
-            ip("-n", ns, "link", "set", "eth0", "up");
         }
+        try {
+            for (TestbedConfig.Host h : tb.hosts()) {
+                create(h);
+                out.println("host " + h.name() + ": namespace " + h.namespace() + ", eth0 " + h.ipCidr()
+                        + (h.mac() >= 0 ? " " + MacAddress.format(h.mac()) : "") + " <-> " + h.switchInterface()
+                        + " (switch port " + h.switchPort() + ")");
+            }
+        } catch (RuntimeException | IOException e) {
+            remove(tb);
+            throw e;
+        }
+        out.println("testbed up: " + tb.hosts().size() + " hosts");
+        out.flush();
+    }
+
+    private static void create(TestbedConfig.Host h) throws IOException, InterruptedException {
+        String ns = h.namespace();
+        ip("netns", "add", ns);
+        ip("link", "add", h.switchInterface(), "type", "veth", "peer", "name", "eth0", "netns", ns);
+        sh(List.of("sysctl", "-qw", "net.ipv6.conf." + h.switchInterface() + ".disable_ipv6=1"));
+        ip("link", "set", h.switchInterface(), "up");
+        ip("-n", ns, "link", "set", "lo", "up");
+        if (h.mac() >= 0) {
+            ip("-n", ns, "link", "set", "eth0", "address", MacAddress.format(h.mac()));
+        }
+        ip("-n", ns, "addr", "add", h.ipCidr(), "dev", "eth0");
+        sh(List.of("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.eth0.disable_ipv6=1"));
+        ip("-n", ns, "link", "set", "eth0", "up");
     }
 
     @Command(name = "down", mixinStandardHelpOptions = true,

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.FrameParser;
@@ -11,6 +12,7 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.NetOrder;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.codec.Roce;
 import org.pfcswitch.dataplane.core.ClonePfc;
 import org.pfcswitch.dataplane.core.CoreConfig;
 import org.pfcswitch.dataplane.core.FrameAllocator;
@@ -63,6 +65,8 @@ import org.pfcswitch.mmu.RandomSource;
 final class CoreWorker implements Runnable {
 
     static final int BURST = Worker.BURST;
+    /** How long before the next timer an idle sleep ends (the OS wakes a parked thread tens of us late). */
+    static final long IDLE_WAKE_MARGIN_NANOS = 10_000;
     /** The longest stall the shaper makes up for with back-to-back frames. */
     static final long CATCH_UP_NANOS = 50_000;
 
@@ -91,6 +95,7 @@ final class CoreWorker implements Runnable {
     private final PauseTimers clonePauses;
     private final PriorityClassifier classifier;
     private final ParsedFrame sent = new ParsedFrame();
+    private final ParsedFrame copied = new ParsedFrame();
     private final int[] quanta = new int[MacControl.PRIORITIES];
     private final long[] copies;             // one receiveWithCopies: each clone's copy
     private final long[] cloneSkipped;
@@ -105,13 +110,18 @@ final class CoreWorker implements Runnable {
     private long lastPassAt;
     private long longestPassNanos;
     private final long[] stalls = new long[STALL_BOUNDS_NANOS.length];
+    private final long idleSleepNanos;
+    private long idleSleeps;
 
     /**
      * @param ports  by switch port: its DPDK port, or null for a clone port
      * @param clones by switch port: what the clone port copies, or null for a port with a device
+     * @param idleSleepNanos 0 to poll without pause (a dedicated core), else the longest sleep after an idle pass
      */
-    CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, Mempool pool, long randomSeed, Arena arena) {
+    CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, long idleSleepNanos, Mempool pool, long randomSeed,
+               Arena arena) {
         int n = ports.length;
+        this.idleSleepNanos = idleSleepNanos;
         this.ports = ports.clone();
         this.devicePorts = java.util.stream.IntStream.range(0, n).filter(p -> ports[p] != null).toArray();
         this.driverCounters = new PortCounters(n);
@@ -166,11 +176,30 @@ final class CoreWorker implements Runnable {
             noteStall(now - lastPassAt);
         }
         lastPassAt = now;
-        runTimers(now);
-        receive();
+        boolean worked = runTimers(now);
+        worked |= receive() > 0;
         flushTx();
         allocator.flush();
         passes++;
+        if (!worked && idleSleepNanos > 0) {
+            idle(now);
+        }
+    }
+
+    /**
+     * A pass found nothing to do: with {@code poll.idleSleep} set, give the CPU away until shortly
+     * before the core's next timer, at most {@code idleSleepNanos}. On a machine whose cores are
+     * shared (the emulated lab: switch, hosts and the kernel's veth work on 2 cores) a busy loop
+     * would take the CPU the hosts and the kernel need and be preempted for milliseconds in
+     * return; a dedicated lab core polls (the default). A sleep is not a stall.
+     */
+    private void idle(long now) {
+        long gap = core.nextTimerDue() - now;
+        if (gap > 2 * IDLE_WAKE_MARGIN_NANOS) {
+            LockSupport.parkNanos(Math.min(idleSleepNanos, gap - IDLE_WAKE_MARGIN_NANOS));
+            idleSleeps++;
+            lastPassAt = nanos();
+        }
     }
 
     private void noteStall(long gap) {
@@ -180,11 +209,15 @@ final class CoreWorker implements Runnable {
         }
     }
 
-    private void runTimers(long now) {
+    /** Runs the timers due by {@code now}; true if there were any. */
+    private boolean runTimers(long now) {
         long floor = now - CATCH_UP_NANOS;
+        boolean ran = false;
         for (long due = core.nextTimerDue(); due <= now; due = core.nextTimerDue()) {
             core.onTimer(Math.max(due, floor));
+            ran = true;
         }
+        return ran;
     }
 
     /**
@@ -196,13 +229,13 @@ final class CoreWorker implements Runnable {
      * <p>The bursts are stamped with the clock read after they arrived, not with the pass's start:
      * if the thread lost its CPU in between, a PFC frame stamped too early would end its pause too early.
      */
-    private void receive() {
+    private int receive() {
         int received = 0;
         for (int port : devicePorts) {
             received += rxCount[port] = ports[port].rxBurst(0, rx[port], BURST);
         }
         if (received == 0) {
-            return;
+            return 0;
         }
         long now = nanos();
         MemorySegment memory = Mbuf.memory();
@@ -230,12 +263,13 @@ final class CoreWorker implements Runnable {
                 }
             }
         }
+        return received;
     }
 
     /**
      * A data frame from a port that has clone ports: the copies are made before the original goes
      * into the core (which may send or free it at once) and arrive after it, each with its clone's
-     * station MAC as source. A clone in {@code pfc: skip} mode makes no copy of a priority the
+     * station MAC as source and, for RoCEv2, its own destination QP ({@link #cloneQp}). A clone in {@code pfc: skip} mode makes no copy of a priority the
      * switch has paused it for.
      */
     private void receiveWithCopies(int port, int[] clones, long m, long now) {
@@ -244,7 +278,10 @@ final class CoreWorker implements Runnable {
         int length = Mbuf.dataLength(m);
         int priority = -1;
         int made = 0;
-        for (int c : clones) {
+        FrameParser.parse(bytes, at, length, copied);
+        long bthDelta = copied.isRoce() ? copied.bthOffset() - at : -1;
+        for (int k = 0; k < clones.length; k++) {
+            int c = clones[k];
             if (clonePfc[c] == ClonePfc.SKIP) {
                 if (priority < 0) {
                     priority = classifier.classifyRaw(bytes, at, length) & PriorityClassifier.RAW_PRIORITY_MASK;
@@ -262,6 +299,9 @@ final class CoreWorker implements Runnable {
                 if (length >= Ethernet.HEADER_BYTES) {
                     NetOrder.put48(bytes, to + 6, stationMac[c]);
                 }
+                if (bthDelta >= 0) {
+                    Roce.setDestQp(bytes, to + bthDelta, cloneQp(copied.destQp(), k));
+                }
             } else {
                 cloneNoBuffer[c]++;
             }
@@ -273,6 +313,15 @@ final class CoreWorker implements Runnable {
                 core.onFrame(clones[k], copies[k], now);
             }
         }
+    }
+
+    /**
+     * The destination QP of clone {@code k}'s copy of a frame for {@code qp}: in 0x80_0000 + k << 16,
+     * a range no emulated host uses, so the receiver sees the copies as frames of flows it does not
+     * know (counted as foreign, as a real NIC drops them) rather than as duplicates of the source's.
+     */
+    static int cloneQp(int qp, int k) {
+        return 0x80_0000 | (k & 0x7F) << 16 | (qp & 0xFFFF);
     }
 
     /**
@@ -375,6 +424,11 @@ final class CoreWorker implements Runnable {
     /** Passes that began at least {@code STALL_BOUNDS_NANOS[bucket]} after the previous one (cumulative buckets). */
     long stalls(int bucket) {
         return stalls[bucket];
+    }
+
+    /** Idle sleeps so far ({@code poll.idleSleep}). */
+    long idleSleeps() {
+        return idleSleeps;
     }
 
     /** Loop passes so far: a liveness and load indicator. */

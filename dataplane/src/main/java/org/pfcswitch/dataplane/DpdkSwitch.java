@@ -41,24 +41,74 @@ public final class DpdkSwitch {
     private final Arena arena;
     private final Mempool pool;
     private final DpdkPorts ports;
-    private final CoreWorker worker;
-    private final Thread thread;
+    private final EthPort[] ethByPort;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private SwitchConfig running;       // the configuration of the core now running (its scheme may differ)
+    private volatile CoreWorker worker;
+    private volatile Thread thread;
+    private int queuedAtReplace;        // frames freed by replaceCore, reported with the shutdown
     private final boolean hugepages;
     private boolean stopped;
     private Shutdown shutdown;
 
-    private DpdkSwitch(SwitchConfig config, Arena arena, Mempool pool, DpdkPorts ports, CoreWorker worker,
+    private DpdkSwitch(SwitchConfig config, Arena arena, Mempool pool, DpdkPorts ports, EthPort[] ethByPort,
                        boolean hugepages) {
         this.config = config;
         this.arena = arena;
         this.pool = pool;
         this.ports = ports;
-        this.worker = worker;
+        this.ethByPort = ethByPort;
         this.hugepages = hugepages;
-        String cpus = config.workers().getFirst().cpus();
-        this.thread = new Thread(() -> runWorker(cpus), "pfcswitch-core");
-        this.thread.setDaemon(true);
+    }
+
+    /** Builds the core for {@code cfg} on the open ports and starts its worker thread. */
+    private void startCore(SwitchConfig cfg) {
+        CoreConfig core = coreConfig(cfg, ports, ethByPort);
+        running = cfg;
+        worker = new CoreWorker(core, ethByPort, clones(cfg), cfg.idleSleepNanos(), pool, System.nanoTime(), arena);
+        String cpus = cfg.workers().getFirst().cpus();
+        CoreWorker w = worker;
+        thread = new Thread(() -> runWorker(w, cpus), "pfcswitch-core");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops the worker thread and frees what its core held; returns the frames it still queued. */
+    private int stopCore() {
+        worker.requestStop();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            throw new IllegalStateException(thread.getName() + " did not stop within 10 s");
+        }
+        return worker.finish();
+    }
+
+    /**
+     * Replaces the running core by a new one under {@code scheme}, on the same ports and pool:
+     * the worker stops, every frame the old core queued is freed (released from its MMU; a frame
+     * in flight is lost, as when a real switch reloads), and a new core with fresh counters starts.
+     * This is how a lab compares schemes on one switch without restarting DPDK.
+     *
+     * @throws IllegalArgumentException for an unknown scheme or parameters it rejects (the old core keeps running)
+     */
+    public synchronized void replaceCore(String scheme) {
+        if (stopped) {
+            throw new IllegalStateException("the switch is stopped");
+        }
+        SwitchConfig next = running.withScheme(scheme);
+        org.pfcswitch.mmu.Schemes.validate(next.mmu());    // before anything stops
+        coreConfig(next, ports, ethByPort);
+        queuedAtReplace += stopCore();
+        startCore(next);
+    }
+
+    /** The scheme the running core uses. */
+    public synchronized String scheme() {
+        return running.mmu().scheme();
     }
 
     /**
@@ -106,19 +156,20 @@ public final class DpdkSwitch {
                     log.accept(DpdkPorts.describe(i, open));
                 }
             }
-            CoreConfig core = coreConfig(config, ports, ethByPort);
             for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
                 log.accept("static mac " + MacAddress.format(s.mac()) + " -> port " + s.port());
             }
-            log.accept("forwarding: L2, learning " + (core.learning() ? "on" : "off") + ", table of " + core.tableCapacity()
+            log.accept("forwarding: L2, learning " + (config.forwarding().learning() ? "on" : "off") + ", table of "
+                    + config.forwarding().tableSize()
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
             describeMmu(config, log);
-            CoreWorker worker = new CoreWorker(core, ethByPort, clones(config), pool, System.nanoTime(), arena);
-            DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, worker, eal.hugepages());
-            sw.thread.start();
+            DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
+            sw.startCore(config);
             String cpus = config.workers().getFirst().cpus();
             log.accept("worker: one poll-mode thread owns the switch core and every port"
-                    + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus));
+                    + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus)
+                    + (config.idleSleepNanos() > 0 ? ", sleeps up to " + config.idleSleepNanos() / 1000 + " us when idle (poll.idleSleep)"
+                    : ", polls without pause"));
             return sw;
         } catch (RuntimeException e) {
             if (ports != null) {
@@ -143,12 +194,12 @@ public final class DpdkSwitch {
         }
     }
 
-    private void runWorker(String cpus) {
+    private void runWorker(CoreWorker w, String cpus) {
         try {
             if (cpus != null) {
                 ThreadAffinity.pinCurrentThread(cpus);
             }
-            worker.run();
+            w.run();
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
         }
@@ -272,6 +323,11 @@ public final class DpdkSwitch {
         return worker.cloneNoBuffer(port);
     }
 
+    /** Idle sleeps so far ({@code poll.idleSleep}). */
+    public long idleSleeps() {
+        return worker.idleSleeps();
+    }
+
     /** Poll-loop passes so far. */
     public long passes() {
         return worker.passes();
@@ -306,17 +362,8 @@ public final class DpdkSwitch {
         if (stopped) {
             return shutdown;
         }
-        worker.requestStop();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (thread.isAlive()) {
-            throw new IllegalStateException(thread.getName() + " did not stop within 10 s");
-        }
+        int queued = stopCore() + queuedAtReplace;
         stopped = true;
-        int queued = worker.finish();
         long drained = ports.drainRx();
         List<EthStats> nicStats = new ArrayList<>();
         for (EthPort p : worker.ethPorts()) {

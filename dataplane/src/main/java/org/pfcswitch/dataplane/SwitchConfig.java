@@ -18,9 +18,12 @@ import org.pfcswitch.mmu.MmuConfig;
  *                       driver sends its TX buffers every loop pass
  * @param mmu            buffer, scheme and one MMU port per switch port (same order, the port's speed)
  * @param pauseQuanta    quanta each PFC XOFF the switch sends carries (1..65535)
+ * @param idleSleepNanos 0: the worker polls without pause (a core of its own); otherwise, after a pass
+ *                       with nothing to do, it sleeps up to this long (never past its next timer)
  */
 public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forwarding forwarding,
-                           PriorityClassifier classifier, long drainNanos, MmuConfig mmu, int pauseQuanta) {
+                           PriorityClassifier classifier, long drainNanos, MmuConfig mmu, int pauseQuanta,
+                           long idleSleepNanos) {
 
     public SwitchConfig {
         ports = List.copyOf(ports);
@@ -81,6 +84,12 @@ public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forw
         public Forwarding {
             staticMacs = List.copyOf(staticMacs);
         }
+    }
+
+    /** The same switch under another buffer-admission scheme. */
+    public SwitchConfig withScheme(String scheme) {
+        return new SwitchConfig(eal, ports, workers, forwarding, classifier, drainNanos, mmu.withScheme(scheme), pauseQuanta,
+                idleSleepNanos);
     }
 
     /** The ports with a device (DPDK opens these), in switch-port order. */

@@ -55,6 +55,11 @@ public final class Roce {
         return NetOrder.u24(s, bth + DEST_QP);
     }
 
+    /** Rewrites the destination QP of the BTH at {@code bth} (24 bits; the ICRC is not recomputed). */
+    public static void setDestQp(MemorySegment s, long bth, int destQp) {
+        NetOrder.put24(s, bth + DEST_QP, destQp & 0xFF_FFFF);
+    }
+
     public static boolean ackRequested(MemorySegment s, long bth) {
         return (NetOrder.u8(s, bth + ACK_REQ) & 0x80) != 0;
     }

@@ -9,7 +9,9 @@ import java.util.SplittableRandom;
  * {@link ScenarioRunner} does (each with its own stream split from the seed, in scenario order, so
  * the same flows start at the same offsets), polls for the duration, and reduces the run to a
  * {@link LiveResult}. The scenario's switch settings (mmu, pfc, topology) and link delays do not
- * apply: the real testbed has its own switch and cables.
+ * apply: the real testbed has its own switch and cables. Nor do its clone ports and their
+ * {@code replay} traffic: a real switch replays a port itself ({@code kind: clone} ports of its
+ * config); the live hosts are the scenario's other hosts, which come first.
  */
 public final class LiveRun {
 
@@ -20,7 +22,11 @@ public final class LiveRun {
         List<Traffic> traffic = new ArrayList<>();
         for (Scenario.TrafficSpec spec : s.traffic()) {
             Traffic t = spec.create();
-            t.install(hosts, seeds.split());
+            SplittableRandom random = seeds.split();       // split for every traffic: the same streams as sim
+            if (t instanceof Replay) {
+                continue;                                  // clone ports are the real switch's (kind: clone ports)
+            }
+            t.install(hosts, random);
             traffic.add(t);
         }
         hosts.start();
