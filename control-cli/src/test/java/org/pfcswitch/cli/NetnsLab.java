@@ -66,6 +66,11 @@ final class NetnsLab implements AutoCloseable {
         return lab;
     }
 
+    /** The lab's own config file: its ports and its testbed: section (for 'testbed' and the live hosts). */
+    Path testbedConfig() {
+        return testbedConfig;
+    }
+
     String namespace(int host) {
         return prefix + "h" + host;
     }

@@ -86,6 +86,18 @@ class RunCommandTest {
         }
     }
 
+    /** The shipped lab configs stay valid: the real 9-port lab (PCI ports + clones) and the emulated one. */
+    @Test
+    void shippedLabConfigsPassTheCheck() {
+        for (String file : new String[] {"lab-9port.yaml", "emulated-9port.yaml", "netns-3hosts.yaml"}) {
+            Cli r = Cli.run("run", "-c", Path.of("..", "testbed-configs", file).toString(), "--check");
+            assertEquals(0, r.exitCode(), file + ": " + r.out() + r.err());
+            assertTrue(r.out().contains("configuration OK"), r.out());
+        }
+        Cli lab = Cli.run("run", "-c", Path.of("..", "testbed-configs", "lab-9port.yaml").toString(), "--check");
+        assertTrue(lab.out().contains("9 ports") && lab.out().contains("port C4: clone of H1 (pfc: ignore)"), lab.out());
+    }
+
     @Test
     void badConfigurationsGiveOneLineAndANonZeroExit() throws Exception {
         String ring = "  - {name: a, device: net_ring0}\n";
@@ -106,6 +118,10 @@ class RunCommandTest {
                 new Case("two-workers", "workers: 2\nports:\n" + ring + "  - {name: b, device: net_null0}\n", List.of(),
                         "the switch core runs on one worker thread"),
                 new Case("bad-quanta", "ports:\n" + ring + "pfc: {pauseQuanta: 0}\n", List.of(), "pfc.pauseQuanta"),
+                new Case("clone-of-unknown", "ports:\n" + ring + "  - {name: c, kind: clone, of: x}\n", List.of(),
+                        "ports[1].of: no port called 'x' is defined above this one"),
+                new Case("clone-pfc", "ports:\n" + ring + "  - {name: c, kind: clone, of: a, pfc: drop}\n", List.of(),
+                        "ports[1].pfc: expected ignore or skip"),
                 new Case("dpdk-missing", "ports:\n" + ring, List.of("-Dpfcswitch.dpdk.shim=/nonexistent/libpfcswitch_dpdk.so"),
                         "DPDK is not available"));
         for (Case c : cases) {
