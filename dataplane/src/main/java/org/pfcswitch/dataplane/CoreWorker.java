@@ -6,7 +6,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import org.pfcswitch.codec.Ethernet;
+import org.pfcswitch.codec.NetOrder;
 import org.pfcswitch.dataplane.core.CoreConfig;
+import org.pfcswitch.dataplane.core.FrameSink;
 import org.pfcswitch.dataplane.core.SwitchCore;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mbuf;
@@ -77,6 +79,16 @@ final class CoreWorker implements Runnable {
     private final long[] stalls = new long[STALL_BOUNDS_NANOS.length];
 
     CoreWorker(CoreConfig config, EthPort[] ports, Mempool pool, long randomSeed, Arena arena) {
+        this(config, ports, pool, randomSeed, arena, null);
+    }
+
+    /**
+     * As the switch's worker, but every frame the core transmits gets its destination and source
+     * MACs rewritten on the way to the TX buffer (frames leaving port {@code p} get
+     * {@code egressMacs[2p]} and {@code egressMacs[2p + 1]}), as testpmd's mac mode does: the
+     * benchmarks' way to keep frames circulating through looped-back ports. Null: no rewrite.
+     */
+    CoreWorker(CoreConfig config, EthPort[] ports, Mempool pool, long randomSeed, Arena arena, long[] egressMacs) {
         this.ports = ports.clone();
         this.driverCounters = new PortCounters(ports.length);
         this.tx = new TxBuffer[ports.length];
@@ -94,9 +106,17 @@ final class CoreWorker implements Runnable {
         // The core's output goes straight into the port's TX buffer: ownership passes with it.
         TxBuffer[] buffers = tx;
         PortCounters counters = driverCounters;
-        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator,
-                (port, handle, length, start) -> buffers[port].add(handle, length, counters),
-                RandomSource.seeded(randomSeed));
+        FrameSink sink = (port, handle, length, start) -> buffers[port].add(handle, length, counters);
+        if (egressMacs != null) {
+            long[] macs = egressMacs.clone();
+            sink = (port, handle, length, start) -> {
+                long at = Mbuf.dataAddress(handle);
+                NetOrder.put64(Mbuf.memory(), at, macs[2 * port] << 16 | macs[2 * port + 1] >>> 32);
+                NetOrder.put32(Mbuf.memory(), at + 8, (int) macs[2 * port + 1]);
+                buffers[port].add(handle, length, counters);
+            };
+        }
+        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator, sink, RandomSource.seeded(randomSeed));
         this.tscStart = Tsc.read();
         this.nanosPerTick = 1e9 / Tsc.hz();
     }
@@ -109,7 +129,7 @@ final class CoreWorker implements Runnable {
     }
 
     /** One pass: timers, every port's rx burst, TX buffers out, frees back. */
-    private void poll() {
+    void poll() {
         long now = nanos();
         if (now - lastPassAt >= STALL_BOUNDS_NANOS[0] && passes > 0) {
             noteStall(now - lastPassAt);

@@ -123,7 +123,8 @@ public final class DpdkSwitch {
 
     private static Mempool createPool(SwitchConfig config, Arena arena, int mbufs) {
         try {
-            return Mempool.create(arena, "pfcswitch_pkts", mbufs, 0, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+            return Mempool.create(arena, "pfcswitch_pkts", mbufs, poolCacheFor(mbufs), 0, MbufLayout.DEFAULT_DATA_ROOM,
+                    Mempool.ANY_SOCKET);
         } catch (DpdkException e) {
             if (e.rteErrno() != 12) {
                 throw e;
@@ -139,11 +140,26 @@ public final class DpdkSwitch {
             if (cpus != null) {
                 ThreadAffinity.pinCurrentThread(cpus);
             }
+            Eal.registerThread();      // an lcore id of its own: the pool's per-lcore cache serves its allocs and frees
             worker.run();
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
+        } finally {
+            Eal.unregisterThread();
         }
     }
+
+    /**
+     * Per-lcore mempool cache: {@value #POOL_CACHE} mbufs (DPDK allows up to 512 and at most
+     * size / 1.5), so the worker's bulk allocs and frees stay in its cache instead of the pool's
+     * shared ring.
+     */
+    static int poolCacheFor(int mbufs) {
+        return Math.min(POOL_CACHE, mbufs * 2 / 3);
+    }
+
+    /** The per-lcore cache size of the packet pool. */
+    static final int POOL_CACHE = 256;
 
     /** The core's configuration: the MMU and ports from the switch config, each port's own MAC as PFC source. */
     static CoreConfig coreConfig(SwitchConfig config, DpdkPorts ports) {
@@ -195,6 +211,7 @@ public final class DpdkSwitch {
             need += p.rxDescriptors() + p.txDescriptors() + 2L * CoreWorker.BURST;
         }
         need += config.mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
+        need += 2L * 3 * POOL_CACHE / 2;      // what the main thread's and the worker's caches may hold (1.5 x size each)
         return (int) Math.min(need, (1 << 22) - 1);
     }
 
