@@ -331,20 +331,30 @@ public final class SwitchCore {
         int priority = slots.priority[slot];
         int key = port * PRIORITIES + priority;
         short ipv4Offset = slots.ipv4Offset[slot];
-        if (ipv4Offset >= 0 && mmu.shouldMarkEcn(port, priority)
-                && Ipv4.markCongestionExperienced(bytes, frameOffset + ipv4Offset)) {
-            counters.ecnMarked[key]++;
+        if (ipv4Offset >= 0) {
+            markEcn(port, priority, frameOffset + ipv4Offset);
         }
         mmu.release(slots.inPort[slot], priority, port, priority, length, now);
         link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
-        long waited = now - slots.enqueuedAt[slot];
+        countTransmitted(key, length, now - slots.enqueuedAt[slot]);
+        slots.release(slot);
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
+    }
+
+    /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
+    private void markEcn(int port, int priority, long ipv4At) {
+        if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
+            counters.ecnMarked[port * PRIORITIES + priority]++;
+        }
+    }
+
+    /** The tx counters of a frame leaving queue {@code key} after {@code waited} ns. (Its own method: keeps {@link #transmitHead} inlinable.) */
+    private void countTransmitted(int key, int length, long waited) {
         counters.queueDelaySumNanos[key] += waited;
         counters.queueDelayMaxNanos[key] = Math.max(counters.queueDelayMaxNanos[key], waited);
         counters.txFrames[key]++;
         counters.txBytes[key] += length;
-        slots.release(slot);
-        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
-        sink.transmit(port, handle, length, now);
     }
 
     /** {@link LineRate#nanos} of {@code length} bytes on {@code port}, remembered for the port's last length. */
