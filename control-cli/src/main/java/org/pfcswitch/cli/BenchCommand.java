@@ -58,10 +58,22 @@ final class BenchCommand {
                 "per-destination TX buffers; plus a MAC swap on egress so that a looped-back port",
                 "answers like a host and the frames keep circulating.",
                 "",
+                "--pipeline measures the live switch instead: the SwitchCore on its CoreWorker",
+                "poll loop, as 'pfcswitch run' runs it (full pfc-codec parse, classification,",
+                "learning and forwarding lookup, dt admission into the MMU and release at dequeue,",
+                "egress queue, strict-priority scheduler, PFC XOFF/XON state, ECN check, TX buffers",
+                "and bulk frees), with the shaper off (CoreConfig.shaped = false: a frame leaves as",
+                "soon as its queue may send). Only the egress MAC rewrite is bench code.",
+                "",
+                "--devices null uses net_null vdevs instead of looped-back rings: as on a NIC, rx",
+                "allocates every frame from the pool and tx frees it (testpmd likewise), which",
+                "shows what the per-lcore pool cache (--pool-cache; the worker registers as an EAL",
+                "thread) is worth.",
+                "",
                 "One forwarder serves every round: it is paused (parked, its TX buffers sent)",
                 "while testpmd runs and resumed for its next round, so its JIT-compiled loop is",
-                "kept. It warms up once for 3 s; each round of either side then has 2 unmeasured",
-                "seconds before its measured window.",
+                "kept. It warms up once for 3 s (with --devices null: once per frame size);",
+                "each round of either side then has 2 unmeasured seconds before its measured window.",
                 "",
                 "Memory: hugepages when they can be reserved (as root the command reserves what it",
                 "needs and restores /proc/sys/vm/nr_hugepages afterwards), else --no-huge. Also",
@@ -73,7 +85,9 @@ final class BenchCommand {
             footer = {"", "Examples:",
                 "  ./pfcswitch bench fwd",
                 "  ./pfcswitch bench fwd --json --seconds 5 --rounds 5",
-                "  ./pfcswitch bench fwd --memory no-huge --sizes 64"})
+                "  ./pfcswitch bench fwd --memory no-huge --sizes 64",
+                "  ./pfcswitch bench fwd --pipeline --json",
+                "  ./pfcswitch bench fwd --pipeline --devices null --pool-cache 0"})
     static final class Fwd implements Callable<Integer> {
 
         @Option(names = "--json", description = "One JSON object per frame size (frameBytes, javaMpps, testpmdMpps, ratio, ...).")
