@@ -4,6 +4,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 java_home=$("$root/scripts/find-jdk.sh")
-(cd "$root" && JAVA_HOME="$java_home" mvn -q -B -DskipTests install)
+(cd "$root" && JAVA_HOME="$java_home" mvn -q -B -DskipTests -pl perf -am package)   # package, not install: target/lib gets the reactor jars
 exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED \
   -cp "$root/perf/target/classes:$root/perf/target/lib/*" org.pfcswitch.perf.BenchmarkReport "${@:-.}"

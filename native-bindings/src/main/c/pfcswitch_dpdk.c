@@ -160,6 +160,31 @@ PFC_EXPORT int pfc_eal_cleanup(void)
 	return rte_eal_cleanup();
 }
 
+/* Makes the calling (non-EAL) thread an EAL thread: it gets an lcore id of its own, and with it
+ * its own per-lcore mempool cache, so bulk allocs and frees from it stop touching the pool's ring
+ * on every call. Returns the lcore id, or -rte_errno (E2BIG when every lcore id is taken). The
+ * thread keeps its CPU affinity. */
+PFC_EXPORT int pfc_thread_register(void)
+{
+	rte_errno = 0;
+	if (rte_thread_register() != 0)
+		return rte_errno_or(EINVAL);
+	return (int)rte_lcore_id();
+}
+
+/* Gives the calling thread's lcore id back. Mbufs still in its cache stay counted as available. */
+PFC_EXPORT void pfc_thread_unregister(void)
+{
+	rte_thread_unregister();
+}
+
+/* The calling thread's lcore id, or -1 (LCORE_ID_ANY) for a non-EAL thread. */
+PFC_EXPORT int pfc_lcore_id(void)
+{
+	unsigned id = rte_lcore_id();
+	return id == LCORE_ID_ANY ? -1 : (int)id;
+}
+
 /* rte_strerror knows DPDK's own errno values (E_RTE_SECONDARY, ...) as well as the libc ones. */
 PFC_EXPORT const char *pfc_strerror(int errnum)
 {

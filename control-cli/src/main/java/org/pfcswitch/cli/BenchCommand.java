@@ -22,11 +22,14 @@ import org.pfcswitch.dataplane.Forwarder;
 import org.pfcswitch.dataplane.ForwardingTable;
 import org.pfcswitch.dataplane.Frames;
 import org.pfcswitch.dataplane.Hugepages;
+import org.pfcswitch.dataplane.PipelineBench;
 import org.pfcswitch.dataplane.PortCounters;
+import org.pfcswitch.dataplane.core.CoreConfig;
 import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.MbufLayout;
 import org.pfcswitch.dpdk.Mempool;
+import org.pfcswitch.mmu.MmuConfig;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,10 +58,22 @@ final class BenchCommand {
                 "per-destination TX buffers; plus a MAC swap on egress so that a looped-back port",
                 "answers like a host and the frames keep circulating.",
                 "",
+                "--pipeline measures the live switch instead: the SwitchCore on its CoreWorker",
+                "poll loop, as 'pfcswitch run' runs it (full pfc-codec parse, classification,",
+                "learning and forwarding lookup, dt admission into the MMU and release at dequeue,",
+                "egress queue, strict-priority scheduler, PFC XOFF/XON state, ECN check, TX buffers",
+                "and bulk frees), with the shaper off (CoreConfig.shaped = false: a frame leaves as",
+                "soon as its queue may send). Only the egress MAC rewrite is bench code.",
+                "",
+                "--devices null uses net_null vdevs instead of looped-back rings: as on a NIC, rx",
+                "allocates every frame from the pool and tx frees it (testpmd likewise), which",
+                "shows what the per-lcore pool cache (--pool-cache; the worker registers as an EAL",
+                "thread) is worth.",
+                "",
                 "One forwarder serves every round: it is paused (parked, its TX buffers sent)",
                 "while testpmd runs and resumed for its next round, so its JIT-compiled loop is",
-                "kept. It warms up once for 3 s; each round of either side then has 2 unmeasured",
-                "seconds before its measured window.",
+                "kept. It warms up once for 3 s (with --devices null: once per frame size);",
+                "each round of either side then has 2 unmeasured seconds before its measured window.",
                 "",
                 "Memory: hugepages when they can be reserved (as root the command reserves what it",
                 "needs and restores /proc/sys/vm/nr_hugepages afterwards), else --no-huge. Also",
@@ -70,7 +85,9 @@ final class BenchCommand {
             footer = {"", "Examples:",
                 "  ./pfcswitch bench fwd",
                 "  ./pfcswitch bench fwd --json --seconds 5 --rounds 5",
-                "  ./pfcswitch bench fwd --memory no-huge --sizes 64"})
+                "  ./pfcswitch bench fwd --memory no-huge --sizes 64",
+                "  ./pfcswitch bench fwd --pipeline --json",
+                "  ./pfcswitch bench fwd --pipeline --devices null --pool-cache 0"})
     static final class Fwd implements Callable<Integer> {
 
         @Option(names = "--json", description = "One JSON object per frame size (frameBytes, javaMpps, testpmdMpps, ratio, ...).")
@@ -93,6 +110,21 @@ final class BenchCommand {
 
         @Option(names = "--testpmd", defaultValue = "dpdk-testpmd", paramLabel = "PATH", description = "The testpmd binary (default ${DEFAULT-VALUE}).")
         String testpmd;
+
+        @Option(names = "--pipeline", description = {"Measure the live switch pipeline (the SwitchCore on its CoreWorker poll loop, as",
+                "'pfcswitch run' runs it: full parse, forwarding lookup, dt admission and release, egress queue, scheduler,",
+                "PFC state, ECN check; shaper off) instead of the bare L2 forwarder."})
+        boolean pipeline;
+
+        @Option(names = "--devices", defaultValue = "ring", paramLabel = "KIND", description = {
+                "ring: two looped-back net_ring vdevs, 64 frames circulate, rx and tx only move pointers (default).",
+                "null: two net_null vdevs, as a NIC port: rx allocates every frame from the pool, tx frees it."})
+        String devices;
+
+        @Option(names = "--pool-cache", defaultValue = "256", paramLabel = "N", description = {
+                "Per-lcore cache of pfcswitch's mbuf pools (0 = none; the worker registers as an EAL thread",
+                "either way). testpmd keeps its default (250). Default ${DEFAULT-VALUE}."})
+        int poolCache;
 
         @Spec
         CommandSpec spec;
@@ -178,54 +210,160 @@ final class BenchCommand {
                     : List.of("--no-huge", "-m", Integer.toString(MEMORY_MB), "--no-shconf");
         }
 
+        /** What a round measures: our loop, paused while testpmd runs. */
+        interface Subject {
+            void pause();
+
+            void resume();
+
+            long received();
+
+            long threadId();
+
+            Throwable failure();
+
+            void stop() throws Exception;
+        }
+
+        private boolean nullDevices() {
+            String d = devices.toLowerCase(Locale.ROOT);
+            if (!d.equals("ring") && !d.equals("null")) {
+                throw new IllegalArgumentException("--devices must be ring or null, got '" + devices + "'");
+            }
+            return d.equals("null");
+        }
+
         private List<Row> measure(boolean huge, int workerCpu, int mainCpu, PrintWriter err) throws Exception {
+            boolean nulls = nullDevices();
+            if (poolCache < 0 || poolCache > 512) {
+                throw new IllegalArgumentException("--pool-cache must be 0..512, got " + poolCache);
+            }
             List<String> eal = new ArrayList<>(List.of("--lcores=0@" + mainCpu));
             eal.addAll(memoryArgs(huge));
-            eal.addAll(List.of("--no-pci", "--no-telemetry", "--log-level=*:warning", "--vdev=net_ring0", "--vdev=net_ring1"));
+            eal.addAll(List.of("--no-pci", "--no-telemetry", "--log-level=*:warning"));
+            if (nulls) {
+                for (int k = 0; k < sizes.length; k++) {       // net_null's frame size is fixed per device
+                    eal.add("--vdev=net_null" + 2 * k + ",size=" + sizes[k]);
+                    eal.add("--vdev=net_null" + (2 * k + 1) + ",size=" + sizes[k]);
+                }
+            } else {
+                eal.addAll(List.of("--vdev=net_ring0", "--vdev=net_ring1"));
+            }
             Dpdk.guard(() -> Eal.init(eal.toArray(String[]::new)));
             List<Row> rows = new ArrayList<>();
             try (Arena arena = Arena.ofShared()) {
-                Mempool pool = Mempool.create(arena, "bench_pkts", 8191, 0, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
-                EthPort p0 = EthPort.byName("net_ring0");
-                EthPort p1 = EthPort.byName("net_ring1");
-                for (EthPort p : List.of(p0, p1)) {
-                    p.configure(1, 1);
-                    p.rxQueueSetup(0, 1024, pool);
-                    p.txQueueSetup(0, 1024);
-                    p.start();
-                }
-                // One forwarder for the whole run, paused while testpmd runs: its compiled loop
-                // survives from round to round, as a switch's loop does in service.
-                ForwardingTable table = new ForwardingTable(2, 4096, true);
-                table.addStatic(H0, 0);
-                table.addStatic(H1, 1);
-                Forwarder.Plan plan = new Forwarder.Plan(List.of(p0, p1),
-                        List.of(new Forwarder.WorkerPlan(List.of(0, 1), Integer.toString(workerCpu))), table,
-                        PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0), Forwarder.DEFAULT_DRAIN_NANOS, true);
-                Forwarder f = Forwarder.start(plan, DpdkPacketMemory.INSTANCE);
-                try {
-                    f.pause();
-                    for (int size : sizes) {
-                        if (interrupted.get()) {
-                            break;
+                List<Mempool> pools = new ArrayList<>();
+                if (nulls) {
+                    for (int k = 0; k < sizes.length && !interrupted.get(); k++) {
+                        // Each port's rx allocates from a pool of its own whose every mbuf holds that
+                        // port's frame; tx frees a frame into the pool it came from.
+                        Mempool a = Mempool.create(arena, "bench_a" + k, 4095, poolCache, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+                        Mempool b = Mempool.create(arena, "bench_b" + k, 4095, poolCache, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+                        pools.add(a);
+                        pools.add(b);
+                        Frames.fill(a, Frames.udp(H1, H0, 26, sizes[k], 1));
+                        Frames.fill(b, Frames.udp(H0, H1, 26, sizes[k], 2));
+                        EthPort p0 = EthPort.byName("net_null" + 2 * k);
+                        EthPort p1 = EthPort.byName("net_null" + (2 * k + 1));
+                        setUp(p0, a);
+                        setUp(p1, b);
+                        // Frames from port 0 leave port 1 unchanged in content (H0 -> H1), and back.
+                        Subject subject = start(p0, p1, a, workerCpu, new long[] {H0, H1, H1, H0}, false);
+                        try {
+                            rows.add(measureSize(sizes[k], subject, null, p0, p1, huge, workerCpu, mainCpu, true, err));
+                        } finally {
+                            subject.stop();
                         }
-                        boolean first = rows.isEmpty();    // the JIT warm-up runs once, with the first size's frames
-                        rows.add(measureSize(size, f, pool, p0, p1, huge, workerCpu, mainCpu, first, err));
+                        p0.stop();
+                        p1.stop();
                     }
-                } finally {
-                    f.stop();
+                } else {
+                    Mempool pool = Mempool.create(arena, "bench_pkts", 8191, poolCache, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+                    pools.add(pool);
+                    EthPort p0 = EthPort.byName("net_ring0");
+                    EthPort p1 = EthPort.byName("net_ring1");
+                    setUp(p0, pool);
+                    setUp(p1, pool);
+                    // One subject for the whole run, paused while testpmd runs: its compiled loop
+                    // survives from round to round, as a switch's loop does in service. Egress
+                    // rewrites MACs so that each looped-back port answers like a host.
+                    Subject subject = start(p0, p1, pool, workerCpu, new long[] {H1, H0, H0, H1}, true);
+                    try {
+                        for (int size : sizes) {
+                            if (interrupted.get()) {
+                                break;
+                            }
+                            boolean first = rows.isEmpty();    // the JIT warm-up runs once, with the first size's frames
+                            rows.add(measureSize(size, subject, pool, p0, p1, huge, workerCpu, mainCpu, first, err));
+                        }
+                    } finally {
+                        subject.stop();
+                    }
+                    p0.stop();
+                    p1.stop();
                 }
-                if (f.failure() != null) {
-                    throw new IllegalStateException("worker failed: " + f.failure(), f.failure());
-                }
-                p0.stop();
-                p1.stop();
-                if (pool.inUseCount() != 0) {
-                    err.println("bench fwd: " + pool.inUseCount() + " mbufs not returned to the pool");
+                for (Mempool pool : pools) {
+                    if (pool.inUseCount() != 0) {
+                        err.println("bench fwd: " + pool.inUseCount() + " mbufs of " + pool.name() + " not returned to the pool");
+                    }
                 }
             }
             Eal.cleanup();
             return rows;
+        }
+
+        private static void setUp(EthPort p, Mempool pool) {
+            p.configure(1, 1);
+            p.rxQueueSetup(0, 1024, pool);
+            p.txQueueSetup(0, 1024);
+            p.start();
+        }
+
+        /** The bare forwarder or the live pipeline on ports 0 and 1, paused. */
+        private Subject start(EthPort p0, EthPort p1, Mempool pool, int workerCpu, long[] egressMacs, boolean ring) {
+            PriorityClassifier classifier = PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0);
+            if (pipeline) {
+                CoreConfig core = pipelineConfig(classifier);
+                PipelineBench b = PipelineBench.start(core, new EthPort[] {p0, p1}, pool, egressMacs,
+                        Integer.toString(workerCpu), true, Arena.global());
+                return new Subject() {
+                    public void pause() { b.pause(); }
+                    public void resume() { b.resume(); }
+                    public long received() { return b.framesReceived(); }
+                    public long threadId() { return b.thread().threadId(); }
+                    public Throwable failure() { return b.failure(); }
+                    public void stop() throws Exception { b.stop(); }
+                };
+            }
+            ForwardingTable table = new ForwardingTable(2, 4096, true);
+            table.addStatic(H0, 0);
+            table.addStatic(H1, 1);
+            // reflect (MAC swap) on the looped-back rings; on net_null each frame goes back to its own pool unchanged
+            Forwarder.Plan plan = new Forwarder.Plan(List.of(p0, p1),
+                    List.of(new Forwarder.WorkerPlan(List.of(0, 1), Integer.toString(workerCpu))), table,
+                    classifier, Forwarder.DEFAULT_DRAIN_NANOS, ring);
+            Forwarder f = Forwarder.start(plan, DpdkPacketMemory.INSTANCE);
+            f.pause();
+            return new Subject() {
+                public void pause() { f.pause(); }
+                public void resume() { f.resume(); }
+                public long received() { return BenchCommand.Fwd.received(f); }
+                public long threadId() { return f.threads().get(0).threadId(); }
+                public Throwable failure() { return f.failure(); }
+                public void stop() { f.stop(); }
+            };
+        }
+
+        /**
+         * The pipeline's switch: 2 ports of 100 Gb/s (1 us cables), dt over 16 MiB, priority 3
+         * lossless with PFC, DSCP 26 -> 3, static MACs H0 -> 0 and H1 -> 1, learning on, and the
+         * shaper off ({@link CoreConfig#shaped}): every frame is admitted, queued, dequeued and
+         * released at once unless its queue is paused.
+         */
+        static CoreConfig pipelineConfig(PriorityClassifier classifier) {
+            MmuConfig mmu = MmuConfig.builder().ports(2, 100_000_000_000L, 1_000).scheme("dt").build();
+            return CoreConfig.builder(mmu).classifier(classifier).staticMac(H0, 0).staticMac(H1, 1).learning(true)
+                    .shaper(false).build();
         }
 
         /** Unmeasured seconds before each window, on both sides: testpmd's first two stats periods are skipped too. */
@@ -233,19 +371,21 @@ final class BenchCommand {
         /** Once per run, before the first round: the JIT compiles the loop. testpmd needs none. */
         private static final int JIT_WARM_UP_SECONDS = 3;
 
-        private Row measureSize(int size, Forwarder f, Mempool pool, EthPort p0, EthPort p1, boolean huge, int workerCpu,
+        private Row measureSize(int size, Subject f, Mempool pool, EthPort p0, EthPort p1, boolean huge, int workerCpu,
                                 int mainCpu, boolean warmUp, PrintWriter err) throws Exception {
-            // The forwarder is paused: 32 frames per port, as testpmd's --tx-first: H0->H1 on port 0, H1->H0 on port 1.
-            List<byte[]> frames = new ArrayList<>();
-            for (int i = 0; i < 32; i++) {
-                frames.add(Frames.udp(H1, H0, 26, size, i));
+            if (pool != null) {
+                // Rings: the subject is paused: 32 frames per port, as testpmd's --tx-first: H0->H1 on port 0, H1->H0 on port 1.
+                List<byte[]> frames = new ArrayList<>();
+                for (int i = 0; i < 32; i++) {
+                    frames.add(Frames.udp(H1, H0, 26, size, i));
+                }
+                Frames.send(pool, p0, frames);
+                frames.replaceAll(fr -> Frames.udp(H0, H1, 26, size, 7));
+                Frames.send(pool, p1, frames);
             }
-            Frames.send(pool, p0, frames);
-            frames.replaceAll(fr -> Frames.udp(H0, H1, 26, size, 7));
-            Frames.send(pool, p1, frames);
 
             var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            long tid = f.threads().get(0).threadId();
+            long tid = f.threadId();
             double[] java = new double[rounds];
             double[] reference = new double[rounds];
             long gc = 0;
@@ -261,10 +401,10 @@ final class BenchCommand {
                     Thread.sleep(SETTLE_SECONDS * 1000L);
                     long gc0 = gcCount();
                     long heap0 = threads.getThreadAllocatedBytes(tid);
-                    long frames0 = received(f);
+                    long frames0 = f.received();
                     long t0 = System.nanoTime();
                     Thread.sleep(seconds * 1000L);
-                    long frames1 = received(f);
+                    long frames1 = f.received();
                     long t1 = System.nanoTime();
                     heap += threads.getThreadAllocatedBytes(tid) - heap0;
                     gc += gcCount() - gc0;
@@ -276,17 +416,19 @@ final class BenchCommand {
                     throw new IllegalStateException("worker failed: " + f.failure(), f.failure());
                 }
                 reference[r] = testpmdRound(size, huge, workerCpu, mainCpu);
-                err.printf(Locale.ROOT, "bench fwd: %d B round %d/%d: java %.2f Mpps, testpmd %.2f Mpps%n",
-                        size, r + 1, rounds, java[r], reference[r]);
+                err.printf(Locale.ROOT, "bench fwd%s: %d B round %d/%d: java %.2f Mpps, testpmd %.2f Mpps%n",
+                        pipeline ? " --pipeline" : "", size, r + 1, rounds, java[r], reference[r]);
                 err.flush();
             }
-            // Take the circulating frames out again (the paused worker holds none): every mbuf back before the next size.
-            Frames.receive(p0, Integer.MAX_VALUE);
-            Frames.receive(p1, Integer.MAX_VALUE);
+            if (pool != null) {
+                // Take the circulating frames out again (the paused worker holds none): every mbuf back before the next size.
+                Frames.receive(p0, Integer.MAX_VALUE);
+                Frames.receive(p1, Integer.MAX_VALUE);
+            }
             return new Row(size, median(java), median(reference), java, reference, gc, heap);
         }
 
-        private static long received(Forwarder f) {
+        static long received(Forwarder f) {
             long sum = 0;
             for (int i = 0; i < 2 * PortCounters.PRIORITIES; i++) {
                 sum += f.total(c -> c.rxFrames, i);
@@ -306,9 +448,15 @@ final class BenchCommand {
         private double testpmdRound(int size, boolean huge, int workerCpu, int mainCpu) throws Exception {
             List<String> cmd = new ArrayList<>(List.of(testpmd, "--lcores=0@" + mainCpu + ",1@" + workerCpu));
             cmd.addAll(memoryArgs(huge));
-            cmd.addAll(List.of("--no-pci", "--no-telemetry", "--log-level=*:warning", "--vdev=net_ring0", "--vdev=net_ring1",
-                    "--", "--forward-mode=mac", "--tx-first", "--burst=32", "--txpkts=" + size, "--stats-period=1",
-                    "--total-num-mbufs=8192", "--nb-cores=1"));
+            cmd.addAll(List.of("--no-pci", "--no-telemetry", "--log-level=*:warning"));
+            if (nullDevices()) {
+                cmd.addAll(List.of("--vdev=net_null0,size=" + size, "--vdev=net_null1,size=" + size,
+                        "--", "--forward-mode=mac", "--burst=32"));
+            } else {
+                cmd.addAll(List.of("--vdev=net_ring0", "--vdev=net_ring1",
+                        "--", "--forward-mode=mac", "--tx-first", "--burst=32", "--txpkts=" + size));
+            }
+            cmd.addAll(List.of("--stats-period=1", "--total-num-mbufs=8192", "--nb-cores=1"));
             Process p;
             try {
                 p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -362,16 +510,20 @@ final class BenchCommand {
             String mode = huge ? "hugepages" : "no-huge";
             if (json) {
                 for (Row r : rows) {
-                    out.printf(Locale.ROOT, "{\"frameBytes\":%d,\"javaMpps\":%.3f,\"testpmdMpps\":%.3f,\"ratio\":%.3f,"
+                    out.printf(Locale.ROOT, "{\"mode\":\"%s\",\"devices\":\"%s\",\"poolCache\":%d,"
+                                    + "\"frameBytes\":%d,\"javaMpps\":%.3f,\"testpmdMpps\":%.3f,\"ratio\":%.3f,"
                                     + "\"memory\":\"%s\",\"rounds\":%d,\"seconds\":%d,\"javaRoundsMpps\":%s,\"testpmdRoundsMpps\":%s,"
                                     + "\"gcCount\":%d,\"heapBytesAllocated\":%d,\"workerCpu\":%d}%n",
+                            pipeline ? "pipeline" : "forwarder", devices, poolCache,
                             r.frameBytes(), r.javaMpps(), r.testpmdMpps(), r.javaMpps() / r.testpmdMpps(), mode, rounds, seconds,
                             list(r.javaRounds()), list(r.testpmdRounds()), r.gcCount(), r.heapBytes(), workerCpu);
                 }
                 out.flush();
                 return;
             }
-            out.printf("bench fwd: net_ring0 + net_ring1 (each looped back), 1 worker on CPU %d, burst 32, memory %s,%n"
+            out.printf("bench fwd: %s on %s, pool cache %d,%n", pipeline ? "live pipeline (SwitchCore, shaper off)" : "bare forwarder",
+                    nullDevices() ? "net_null0 + net_null1 (rx allocates, tx frees)" : "net_ring0 + net_ring1 (each looped back)", poolCache);
+            out.printf("           1 worker on CPU %d, burst 32, memory %s,%n"
                     + "           %d rounds x %d s per side, alternating; medians; GC and heap bytes over pfcswitch's measured windows%n",
                     workerCpu, huge ? "hugepages (--in-memory)" : "4 KiB pages (--no-huge)", rounds, seconds);
             out.printf("%-6s %12s %14s %7s %5s %16s%n", "frame", "java Mpps", "testpmd Mpps", "ratio", "GCs", "heap allocated");

@@ -111,6 +111,7 @@ final class CoreWorker implements Runnable {
     private long longestPassNanos;
     private final long[] stalls = new long[STALL_BOUNDS_NANOS.length];
     private final long idleSleepNanos;
+    private final long[] egressMacs;         // benchmarks only: MACs written on egress, null in the switch
     private long idleSleeps;
 
     /**
@@ -120,8 +121,20 @@ final class CoreWorker implements Runnable {
      */
     CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, long idleSleepNanos, Mempool pool, long randomSeed,
                Arena arena) {
+        this(config, ports, clones, idleSleepNanos, pool, randomSeed, arena, null);
+    }
+
+    /**
+     * As the switch's worker, but every frame the core transmits on a port with a device gets its
+     * destination and source MACs rewritten on the way to the TX buffer (frames leaving port
+     * {@code p} get {@code egressMacs[2p]} and {@code egressMacs[2p + 1]}), as testpmd's mac mode
+     * does: the benchmarks' way to keep frames circulating through looped-back ports. Null: no rewrite.
+     */
+    CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, long idleSleepNanos, Mempool pool, long randomSeed,
+               Arena arena, long[] egressMacs) {
         int n = ports.length;
         this.idleSleepNanos = idleSleepNanos;
+        this.egressMacs = egressMacs == null ? null : egressMacs.clone();
         this.ports = ports.clone();
         this.devicePorts = java.util.stream.IntStream.range(0, n).filter(p -> ports[p] != null).toArray();
         this.driverCounters = new PortCounters(n);
@@ -170,7 +183,7 @@ final class CoreWorker implements Runnable {
     }
 
     /** One pass: timers, every port's rx burst, TX buffers out, frees back. */
-    private void poll() {
+    void poll() {
         long now = nanos();
         if (now - lastPassAt >= STALL_BOUNDS_NANOS[0] && passes > 0) {
             noteStall(now - lastPassAt);
@@ -332,6 +345,11 @@ final class CoreWorker implements Runnable {
     private void transmit(int port, long handle, int length, long start) {
         TxBuffer b = tx[port];
         if (b != null) {
+            if (egressMacs != null) {
+                long at = Mbuf.dataAddress(handle);
+                NetOrder.put64(Mbuf.memory(), at, egressMacs[2 * port] << 16 | egressMacs[2 * port + 1] >>> 32);
+                NetOrder.put32(Mbuf.memory(), at + 8, (int) egressMacs[2 * port + 1]);
+            }
             b.add(handle, length, driverCounters);
             return;
         }

@@ -183,7 +183,8 @@ public final class DpdkSwitch {
 
     private static Mempool createPool(SwitchConfig config, Arena arena, int mbufs) {
         try {
-            return Mempool.create(arena, "pfcswitch_pkts", mbufs, 0, 0, MbufLayout.DEFAULT_DATA_ROOM, Mempool.ANY_SOCKET);
+            return Mempool.create(arena, "pfcswitch_pkts", mbufs, poolCacheFor(mbufs), 0, MbufLayout.DEFAULT_DATA_ROOM,
+                    Mempool.ANY_SOCKET);
         } catch (DpdkException e) {
             if (e.rteErrno() != 12) {
                 throw e;
@@ -199,11 +200,26 @@ public final class DpdkSwitch {
             if (cpus != null) {
                 ThreadAffinity.pinCurrentThread(cpus);
             }
+            Eal.registerThread();      // an lcore id of its own: the pool's per-lcore cache serves its allocs and frees
             w.run();
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
+        } finally {
+            Eal.unregisterThread();
         }
     }
+
+    /**
+     * Per-lcore mempool cache: {@value #POOL_CACHE} mbufs (DPDK allows up to 512 and at most
+     * size / 1.5), so the worker's bulk allocs and frees stay in its cache instead of the pool's
+     * shared ring.
+     */
+    static int poolCacheFor(int mbufs) {
+        return Math.min(POOL_CACHE, mbufs * 2 / 3);
+    }
+
+    /** The per-lcore cache size of the packet pool. */
+    static final int POOL_CACHE = 256;
 
     /** Per switch port: the clone port's source and PAUSE mode and station MAC, or null for a port with a device. */
     private static CoreWorker.Clone[] clones(SwitchConfig config) {
@@ -270,6 +286,7 @@ public final class DpdkSwitch {
             need += p.rxDescriptors() + p.txDescriptors() + 2L * CoreWorker.BURST;
         }
         need += config.mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
+        need += 2L * 3 * POOL_CACHE / 2;      // what the main thread's and the worker's caches may hold (1.5 x size each)
         return (int) Math.min(need, (1 << 22) - 1);
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Tsc;
 
@@ -101,10 +102,15 @@ public final class Forwarder implements AutoCloseable {
             if (cpus != null) {
                 ThreadAffinity.pinCurrentThread(cpus);
             }
+            if (Eal.isRunning()) {
+                Eal.registerThread();      // an lcore id: pools created with a cache serve this thread from it
+            }
             worker.run();
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             workers.forEach(Worker::requestStop);    // one worker down stops the switch, loudly
+        } finally {
+            Eal.unregisterThread();
         }
     }
 

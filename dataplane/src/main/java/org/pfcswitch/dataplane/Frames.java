@@ -94,6 +94,37 @@ public final class Frames {
         return taken;
     }
 
+    /**
+     * Writes {@code frame} into every mbuf of {@code pool} (all of them taken, written and given
+     * back), so that a port whose rx only allocates (net_null) hands out this frame.
+     *
+     * @return mbufs written
+     */
+    public static int fill(Mempool pool, byte[] frame) {
+        int written = 0;
+        try (Arena call = Arena.ofConfined()) {
+            List<MemorySegment> taken = new ArrayList<>();
+            for (int n = 32; n > 0; ) {
+                MemorySegment ptrs = Mbuf.pointerArray(call, n);
+                if (!pool.allocBulk(ptrs, n)) {
+                    n >>= 1;
+                    continue;
+                }
+                for (int i = 0; i < n; i++) {
+                    long m = ptrs.getAtIndex(JAVA_LONG, i);
+                    MemorySegment.copy(frame, 0, Mbuf.memory(), JAVA_BYTE, Mbuf.dataAddress(m), frame.length);
+                    Mbuf.setLengths(m, frame.length);
+                }
+                taken.add(ptrs);
+                written += n;
+            }
+            for (MemorySegment ptrs : taken) {
+                Mbuf.freeBulk(ptrs, (int) (ptrs.byteSize() / Long.BYTES));
+            }
+        }
+        return written;
+    }
+
     /** Receives whatever {@code port} has now (up to {@code max}), copies the bytes out and frees the mbufs. */
     public static List<byte[]> receive(EthPort port, int max) {
         List<byte[]> out = new ArrayList<>();

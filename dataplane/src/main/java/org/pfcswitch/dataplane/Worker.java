@@ -252,8 +252,16 @@ final class Worker implements Runnable {
         }
         burstFrames[runPriority] += runFrames;
         burstBytes[runPriority] += runBytes;
-        // Opaque stores are ordered among themselves, so the JIT cannot batch them: one per
-        // priority per burst rather than two per frame.
+        addBurstCounts(port);
+        return kept;
+    }
+
+    /**
+     * The burst's tally into the shared counters. Opaque stores are ordered among themselves, so
+     * the JIT cannot batch them: one per priority per burst rather than two per frame. Its own
+     * method so that {@link #countAndFilter} stays under the JIT's hot-method inlining limit.
+     */
+    private void addBurstCounts(int port) {
         for (int p = 0; p < PortCounters.PRIORITIES; p++) {
             if (burstFrames[p] != 0) {
                 PortCounters.add(counters.rxFrames, port * PortCounters.PRIORITIES + p, burstFrames[p]);
@@ -262,7 +270,6 @@ final class Worker implements Runnable {
                 burstBytes[p] = 0;
             }
         }
-        return kept;
     }
 
     /**
@@ -309,26 +316,17 @@ final class Worker implements Runnable {
         if (kept == 0) {
             return;
         }
-        int ports = ethPorts.length;
-        long[] handle = this.handle;
-        int[] length = this.length;
         int[] egress = this.egress;
-        // Flooded frames get one reference per extra copy before any copy can leave: one call per burst.
-        int floodCount = 0;
         int first = egress[0];
         boolean oneEgress = true;
+        boolean anyFlood = false;
         for (int i = 0; i < kept; i++) {
             int out = egress[i];
             oneEgress &= out == first;
-            if (out == ForwardingTable.FLOOD) {
-                floods.setAtIndex(JAVA_LONG, floodCount++, handle[i]);
-            }
+            anyFlood |= out == ForwardingTable.FLOOD;
         }
-        if (floodCount > 0) {
-            PortCounters.add(counters.floodedRx, inPort, floodCount);
-            if (ports > 2) {
-                Mbuf.refcntUpdateBulk(floods, floodCount, ports - 2);
-            }
+        if (anyFlood) {
+            prepareFloods(inPort, kept);
         }
         if (reflect) {
             swapMacs(kept);
@@ -338,6 +336,30 @@ final class Worker implements Runnable {
             txBuffers[first].addAll(handle, length, kept, counters);
             return;
         }
+        forwardEach(inPort, kept);
+    }
+
+    /** Flooded frames get one reference per extra copy before any copy can leave: one call per burst. */
+    private void prepareFloods(int inPort, int kept) {
+        int ports = ethPorts.length;
+        int floodCount = 0;
+        for (int i = 0; i < kept; i++) {
+            if (egress[i] == ForwardingTable.FLOOD) {
+                floods.setAtIndex(JAVA_LONG, floodCount++, handle[i]);
+            }
+        }
+        PortCounters.add(counters.floodedRx, inPort, floodCount);
+        if (ports > 2) {
+            Mbuf.refcntUpdateBulk(floods, floodCount, ports - 2);
+        }
+    }
+
+    /** Stage 4 for a burst with several destinations: frame by frame. */
+    private void forwardEach(int inPort, int kept) {
+        int ports = ethPorts.length;
+        long[] handle = this.handle;
+        int[] length = this.length;
+        int[] egress = this.egress;
         for (int i = 0; i < kept; i++) {
             long m = handle[i];
             int out = egress[i];

@@ -92,42 +92,64 @@ public final class BufferLedger {
         }
     }
 
-    /** Releases {@code bytes} of an ingress queue, headroom first, then shared, then private. */
+    /**
+     * Releases {@code bytes} of an ingress queue, headroom first, then shared, then private.
+     * Split into small steps so that the JIT inlines all of it into the caller's per-frame path
+     * (as one method it was over the hot-method inlining limit).
+     */
     public void release(int ingressKey, int egressKey, boolean lossless, long bytes) {
         int i = ingressKey << 2;
         int p = (ingressKey >>> 3) << 3;
         long left = bytes;
-        long headroom = ingress[i + I_HEADROOM];
-        if (headroom > 0) {
-            long take = Math.min(headroom, left);
-            ingress[i + I_HEADROOM] = headroom - take;
-            port[p + P_HEADROOM] -= take;
-            headroomUsed -= take;
-            left -= take;
+        if (ingress[i + I_HEADROOM] > 0) {
+            left = releaseHeadroom(i, p, left);
         }
-        long shared = ingress[i + I_SHARED];
-        if (left > 0 && shared > 0) {
-            long take = Math.min(shared, left);
-            ingress[i + I_SHARED] = shared - take;
-            if (lossless) {
-                port[p + P_SHARED_LOSSLESS] -= take;
-                sharedLossless -= take;
-            } else {
-                port[p + P_SHARED_LOSSY] -= take;
-                sharedLossy -= take;
-            }
-            left -= take;
+        if (left > 0 && ingress[i + I_SHARED] > 0) {
+            left = releaseShared(i, p, lossless, left);
         }
         if (left > 0) {
-            long priv = ingress[i + I_PRIVATE];
-            if (left > priv) {
-                accountingErrors++;
-                left = priv;
-            }
-            ingress[i + I_PRIVATE] = priv - left;
-            port[p + P_PRIVATE] -= left;
-            privateUsed -= left;
+            releasePrivate(i, p, left);
         }
+        releaseEgress(egressKey, lossless, bytes);
+    }
+
+    /** @return what is left to release after the headroom */
+    private long releaseHeadroom(int i, int p, long left) {
+        long headroom = ingress[i + I_HEADROOM];
+        long take = Math.min(headroom, left);
+        ingress[i + I_HEADROOM] = headroom - take;
+        port[p + P_HEADROOM] -= take;
+        headroomUsed -= take;
+        return left - take;
+    }
+
+    /** @return what is left to release after the shared segment */
+    private long releaseShared(int i, int p, boolean lossless, long left) {
+        long shared = ingress[i + I_SHARED];
+        long take = Math.min(shared, left);
+        ingress[i + I_SHARED] = shared - take;
+        if (lossless) {
+            port[p + P_SHARED_LOSSLESS] -= take;
+            sharedLossless -= take;
+        } else {
+            port[p + P_SHARED_LOSSY] -= take;
+            sharedLossy -= take;
+        }
+        return left - take;
+    }
+
+    private void releasePrivate(int i, int p, long left) {
+        long priv = ingress[i + I_PRIVATE];
+        if (left > priv) {
+            accountingErrors++;
+            left = priv;
+        }
+        ingress[i + I_PRIVATE] = priv - left;
+        port[p + P_PRIVATE] -= left;
+        privateUsed -= left;
+    }
+
+    private void releaseEgress(int egressKey, boolean lossless, long bytes) {
         long queued = egress[egressKey];
         long fromEgress = bytes;
         if (fromEgress > queued) {

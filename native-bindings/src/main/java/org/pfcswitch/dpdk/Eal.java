@@ -17,8 +17,10 @@ import java.nio.file.Path;
  * {@code --lcores=0@(cpus)} set) so the JVM's threads keep every CPU. Without hugepages use
  * {@code --no-huge -m 256 --no-pci --no-shconf}; never {@code --in-memory} with {@code --no-huge}.
  *
- * <p>The thread that calls {@link #init} becomes lcore 0, the only thread with a mempool cache.
- * Other Java threads may call bursts too (they run as non-EAL threads, without that cache).
+ * <p>The thread that calls {@link #init} becomes lcore 0. Other Java threads may call bursts too;
+ * as non-EAL threads they have no lcore id and therefore no per-lcore mempool cache, so every
+ * bulk alloc or free of theirs goes to the pool's shared ring. A poll-mode worker should call
+ * {@link #registerThread} first to get an lcore id and its own cache.
  */
 public final class Eal {
 
@@ -63,6 +65,36 @@ public final class Eal {
         }
         state = State.CLEANED_UP;
         DpdkException.check(Shim.ealCleanup(), "rte_eal_cleanup", -1);
+    }
+
+    /**
+     * Makes the calling thread an EAL thread ({@code rte_thread_register}): it gets an lcore id of
+     * its own and with it a per-lcore cache in every mempool created with a cache size. Its CPU
+     * affinity is not changed. A thread that is already an EAL thread keeps its id.
+     *
+     * @return the thread's lcore id
+     * @throws DpdkException when no lcore id is free (E2BIG)
+     */
+    public static int registerThread() {
+        requireRunning();
+        int id = Shim.lcoreId();
+        if (id >= 0) {
+            return id;
+        }
+        return DpdkException.check(Shim.threadRegister(), "rte_thread_register", -1);
+    }
+
+    /** Gives the calling thread's lcore id back ({@code rte_thread_unregister}); a no-op for a non-EAL thread. */
+    public static void unregisterThread() {
+        if (state == State.RUNNING && Shim.lcoreId() >= 0) {
+            Shim.threadUnregister();
+        }
+    }
+
+    /** The calling thread's lcore id, or -1 when it is not an EAL thread. */
+    public static int lcoreId() {
+        requireRunning();
+        return Shim.lcoreId();
     }
 
     /** True between a successful {@link #init} and {@link #cleanup}. */

@@ -44,6 +44,9 @@ final class Shim {
     private static final MethodHandle EAL_INIT = call("pfc_eal_init", JAVA_INT, JAVA_INT, ADDRESS);
     private static final MethodHandle EAL_CLEANUP = call("pfc_eal_cleanup", JAVA_INT);
     private static final MethodHandle STRERROR = call("pfc_strerror", ADDRESS, JAVA_INT);
+    private static final MethodHandle THREAD_REGISTER = call("pfc_thread_register", JAVA_INT);
+    private static final MethodHandle THREAD_UNREGISTER = callVoid("pfc_thread_unregister");
+    private static final MethodHandle LCORE_ID = call("pfc_lcore_id", JAVA_INT);
     private static final MethodHandle MEMPOOL_CREATE = call("pfc_mempool_create",
             JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS);
     private static final MethodHandle MEMPOOL_IN_USE = call("pfc_mempool_in_use", JAVA_INT, ADDRESS);
@@ -204,6 +207,30 @@ final class Shim {
     static int ealCleanup() {
         try {
             return (int) EAL_CLEANUP.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int threadRegister() {
+        try {
+            return (int) THREAD_REGISTER.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void threadUnregister() {
+        try {
+            THREAD_UNREGISTER.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int lcoreId() {
+        try {
+            return (int) LCORE_ID.invokeExact();
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -310,6 +310,45 @@ class DpdkBindingsTest {
     }
 
     @Test
+    void aJavaThreadBecomesAnEalThreadWithItsOwnLcoreAndGivesItBack() throws Exception {
+        assertEquals(0, Eal.lcoreId(), "the thread that ran rte_eal_init is lcore 0");
+        int[] seen = new int[5];
+        int[] inUseAfter = new int[1];
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(() -> {
+            try (Arena arena = Arena.ofConfined()) {
+                seen[0] = Eal.lcoreId();
+                seen[1] = Eal.registerThread();
+                seen[2] = Eal.registerThread();              // already registered: same id
+                seen[3] = Eal.lcoreId();
+                Mempool cached = Mempool.create(arena, "cached_pool", 255, 32, 0, MbufLayout.DEFAULT_DATA_ROOM,
+                        Mempool.ANY_SOCKET);
+                MemorySegment ptrs = Mbuf.pointerArray(arena, 16);
+                for (int i = 0; i < 100; i++) {             // through this lcore's cache
+                    assertTrue(cached.allocBulk(ptrs, 16));
+                    Mbuf.freeBulk(ptrs, 16);
+                }
+                inUseAfter[0] = cached.inUseCount();
+                Eal.unregisterThread();
+                seen[4] = Eal.lcoreId();
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        });
+        t.start();
+        t.join();
+        if (failure[0] != null) {
+            throw new AssertionError(failure[0]);
+        }
+        assertEquals(-1, seen[0], "a new Java thread is not an EAL thread");
+        assertTrue(seen[1] > 0, "registered: an lcore id of its own, got " + seen[1]);
+        assertEquals(seen[1], seen[2]);
+        assertEquals(seen[1], seen[3]);
+        assertEquals(0, inUseAfter[0], "mbufs in a per-lcore cache count as available");
+        assertEquals(-1, seen[4], "unregistered");
+    }
+
+    @Test
     void allocBulkIsAllOrNothingAndAPoolDiesWithItsArena() {
         Mempool small;
         try (Arena arena = Arena.ofConfined()) {

@@ -44,6 +44,16 @@ public final class FrameParser {
         out.dstMac = dstAndSrcHigh >>> 16;
         out.srcMac = ((dstAndSrcHigh & 0xFFFF) << 32) | (NetOrder.u32(s, frame + 8) & 0xFFFF_FFFFL);
         int type = NetOrder.u16(s, frame + Ethernet.TYPE);
+        if (type == Ethernet.TYPE_VLAN || type == Ethernet.TYPE_QINQ || type == Bfc.TYPE_SHIM) {
+            return parseTagged(s, frame, length, type, out);
+        }
+        // Untagged, no shim: the common frame stays in a method small enough to be inlined.
+        out.etherType = type;
+        return parseLayer3(s, frame, Ethernet.HEADER_BYTES, length, type, out);
+    }
+
+    /** After the Ethernet header: VLAN tags and a BFC shim, then the inner EtherType's layer. */
+    private static ParseError parseTagged(MemorySegment s, long frame, int length, int type, ParsedFrame out) {
         int at = Ethernet.HEADER_BYTES;      // offset within the frame
 
         while (type == Ethernet.TYPE_VLAN || type == Ethernet.TYPE_QINQ) {
@@ -87,7 +97,11 @@ public final class FrameParser {
             // Ethernet of that inner EtherType (the default branch below), like any unknown one.
         }
         out.etherType = type;
+        return parseLayer3(s, frame, at, length, type, out);
+    }
 
+    /** The header of EtherType {@code type} at {@code frame + at}. */
+    private static ParseError parseLayer3(MemorySegment s, long frame, int at, int length, int type, ParsedFrame out) {
         return switch (type) {
             case Ethernet.TYPE_IPV4 -> parseIpv4(s, frame, at, length, out);
             case Ethernet.TYPE_MAC_CONTROL -> parseMacControl(s, frame, at, length, out);

@@ -118,6 +118,29 @@ public final class PriorityClassifier {
      *         {@link #RAW_MAC_CONTROL}, {@link #RAW_BFC_CONTROL} and {@link #RAW_MALFORMED}
      */
     public int classifyRaw(MemorySegment s, long frame, int length) {
+        // The common frame, untagged IPv4 without a shim, in a method small enough for the JIT to
+        // inline into the caller's loop (the general one is over the 325-byte hot-method limit).
+        if (frame >= 0 && length >= Ethernet.HEADER_BYTES + Ipv4.MIN_HEADER_BYTES && frame + length <= s.byteSize()
+                && NetOrder.u16(s, frame + Ethernet.TYPE) == Ethernet.TYPE_IPV4) {
+            return classifyIpv4(s, frame, Ethernet.HEADER_BYTES, length, defaultPriority);
+        }
+        return classifyRawGeneral(s, frame, length);
+    }
+
+    /** The IPv4 header at {@code frame + at} (at least 20 bytes of it inside {@code length}), after an L2 header whose priority is {@code l2Priority}. */
+    private int classifyIpv4(MemorySegment s, long frame, int at, int length, int l2Priority) {
+        int word0 = NetOrder.u32(s, frame + at);             // version, IHL, TOS, total length
+        int headerBytes = (word0 >>> 22) & 0x3C;
+        if (word0 >>> 28 != 4 || headerBytes < Ipv4.MIN_HEADER_BYTES || at + headerBytes > length) {
+            return l2Priority | RAW_MALFORMED;               // FrameParser has no IPv4 layer then either
+        }
+        int priority = trust == Trust.DSCP ? dscpToPriority[(word0 >>> 18) & 0x3F] : l2Priority;
+        int totalLength = word0 & 0xFFFF;
+        return totalLength < headerBytes || at + totalLength > length ? priority | RAW_MALFORMED : priority;
+    }
+
+    /** {@link #classifyRaw} for every frame: tags, shim, runts, MAC control, anything outside the segment. */
+    private int classifyRawGeneral(MemorySegment s, long frame, int length) {
         if (frame < 0 || length < 0 || frame + length > s.byteSize()) {
             return defaultPriority | RAW_MALFORMED;
         }
@@ -154,14 +177,7 @@ public final class PriorityClassifier {
         if (at + Ipv4.MIN_HEADER_BYTES > length) {
             return l2Priority | RAW_MALFORMED;
         }
-        int word0 = NetOrder.u32(s, frame + at);             // version, IHL, TOS, total length
-        int headerBytes = (word0 >>> 22) & 0x3C;
-        if (word0 >>> 28 != 4 || headerBytes < Ipv4.MIN_HEADER_BYTES || at + headerBytes > length) {
-            return l2Priority | RAW_MALFORMED;               // FrameParser has no IPv4 layer then either
-        }
-        int priority = trust == Trust.DSCP ? dscpToPriority[(word0 >>> 18) & 0x3F] : l2Priority;
-        int totalLength = word0 & 0xFFFF;
-        return totalLength < headerBytes || at + totalLength > length ? priority | RAW_MALFORMED : priority;
+        return classifyIpv4(s, frame, at, length, l2Priority);
     }
 
     public Trust trust() {

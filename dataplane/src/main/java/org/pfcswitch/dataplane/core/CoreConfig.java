@@ -29,10 +29,17 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param tableCapacity stations the forwarding table holds
  * @param bfcBitmapPeriodNanos under the bfc scheme: how often a port that pauses some upstream queue
  *                     repeats the whole pause state in a BITMAP frame (0 = never); default 10 us
+ * @param shaped       true (the default): each port's shaper paces frames at the port's speed, so a
+ *                     port sends one frame per frame time and queues build when it is overloaded.
+ *                     false: the shaper is off, a port's line is always free, and a port sends
+ *                     every frame its scheduler may send as soon as it can (for ports whose own
+ *                     hardware sets the pace, and for measuring the pipeline's own speed). Either
+ *                     way the speed still sets the PFC pause time (quanta x 512 bit times), the
+ *                     XOFF refresh period and the MMU's headroom.
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
-                         boolean learning, int tableCapacity, long bfcBitmapPeriodNanos) {
+                         boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped) {
 
     /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
     public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
@@ -130,6 +137,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private boolean learning = true;
         private int tableCapacity = 4096;
         private long bfcBitmapPeriodNanos = DEFAULT_BFC_BITMAP_PERIOD_NANOS;
+        private boolean shaped = true;
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -153,10 +161,12 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder learning(boolean on) { learning = on; return this; }
         public Builder tableCapacity(int n) { tableCapacity = n; return this; }
         public Builder bfcBitmapPeriodNanos(long ns) { bfcBitmapPeriodNanos = ns; return this; }
+        /** {@code false} turns every port's shaper off (see {@link CoreConfig#shaped}). */
+        public Builder shaper(boolean on) { shaped = on; return this; }
 
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos);
+                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped);
         }
     }
 }

@@ -70,6 +70,8 @@ public final class SwitchCore {
     // lineNanos(): per port, the last frame length sent and its LineRate time (spares a division per frame)
     private final int[] lastLength;
     private final long[] lastLineNanos;
+    /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
+    private final boolean shaped;
     private final ParsedFrame parsed = new ParsedFrame();
 
     /**
@@ -117,6 +119,7 @@ public final class SwitchCore {
         this.lastLength = new int[ports];
         this.lastLineNanos = new long[ports];
         Arrays.fill(lastLength, -1);
+        this.shaped = config.shaped();
     }
 
     // ------------------------------------------------------------------ driver entry points
@@ -265,7 +268,11 @@ public final class SwitchCore {
         long wake = DeadlineHeap.NEVER;
         if (link.owesFrame(port)) {
             if (sendControl(port, now)) {
-                timers.set(port, lineFreeAt[port]);
+                if (shaped) {
+                    timers.set(port, lineFreeAt[port]);
+                    return;
+                }
+                serve(port, now);                       // unshaped: the line is free again at once
                 return;
             }
             if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
@@ -278,7 +285,11 @@ public final class SwitchCore {
             int eligible = nonEmpty & ~paused;
             if (eligible != 0) {
                 transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
-                timers.set(port, lineFreeAt[port]);
+                if (shaped) {
+                    timers.set(port, lineFreeAt[port]);
+                    return;
+                }
+                serveUnshaped(port, now);
                 return;
             }
             wake = Math.min(wake, link.earliestResume(port, paused));
@@ -288,6 +299,26 @@ public final class SwitchCore {
         } else {
             timers.set(port, wake);
         }
+    }
+
+    /**
+     * Shaper off, after a frame left: the line is free again at once, so the port goes on sending
+     * what its scheduler picks until nothing is eligible, then sets or cancels its timer as
+     * {@link #serve} does. Control frames owed meanwhile go first, as in {@code serve}.
+     */
+    private void serveUnshaped(int port, long now) {
+        while (!link.owesFrame(port)) {
+            int nonEmpty = queues.nonEmptyMask(port);
+            if (nonEmpty == 0) {
+                break;
+            }
+            int eligible = nonEmpty & ~link.pausedMask(port, nonEmpty, now);
+            if (eligible == 0) {
+                break;
+            }
+            transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+        }
+        serve(port, now);
     }
 
     private void transmitHead(int port, int queue, long now) {
@@ -300,20 +331,30 @@ public final class SwitchCore {
         int priority = slots.priority[slot];
         int key = port * PRIORITIES + priority;
         short ipv4Offset = slots.ipv4Offset[slot];
-        if (ipv4Offset >= 0 && mmu.shouldMarkEcn(port, priority)
-                && Ipv4.markCongestionExperienced(bytes, frameOffset + ipv4Offset)) {
-            counters.ecnMarked[key]++;
+        if (ipv4Offset >= 0) {
+            markEcn(port, priority, frameOffset + ipv4Offset);
         }
         mmu.release(slots.inPort[slot], priority, port, priority, length, now);
         link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
-        long waited = now - slots.enqueuedAt[slot];
+        countTransmitted(key, length, now - slots.enqueuedAt[slot]);
+        slots.release(slot);
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
+    }
+
+    /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
+    private void markEcn(int port, int priority, long ipv4At) {
+        if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
+            counters.ecnMarked[port * PRIORITIES + priority]++;
+        }
+    }
+
+    /** The tx counters of a frame leaving queue {@code key} after {@code waited} ns. (Its own method: keeps {@link #transmitHead} inlinable.) */
+    private void countTransmitted(int key, int length, long waited) {
         counters.queueDelaySumNanos[key] += waited;
         counters.queueDelayMaxNanos[key] = Math.max(counters.queueDelayMaxNanos[key], waited);
         counters.txFrames[key]++;
         counters.txBytes[key] += length;
-        slots.release(slot);
-        lineFreeAt[port] = now + lineNanos(port, length);
-        sink.transmit(port, handle, length, now);
     }
 
     /** {@link LineRate#nanos} of {@code length} bytes on {@code port}, remembered for the port's last length. */
@@ -341,7 +382,7 @@ public final class SwitchCore {
             allocator.free(handle);
             return false;
         }
-        lineFreeAt[port] = now + lineNanos(port, length);
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
         sink.transmit(port, handle, length, now);
         return true;
     }
