@@ -134,9 +134,7 @@ final class LabCommand implements Callable<Integer> {
                     warmUp(s, tb, warmupNanos);
                 }
                 for (String scheme : run) {
-                    if (!scheme.equals(sw.scheme())) {
-                        sw.replaceCore(scheme);
-                    }
+                    sw.replaceCore(scheme);            // also after the warm-up: fresh counters for every run
                     live.add(runLive(s, tb, sw, scheme));
                 }
             } finally {
@@ -196,8 +194,10 @@ final class LabCommand implements Callable<Integer> {
                 drops.append(' ').append(sw.config().ports().get(p).name()).append(' ').append(n);
             }
         }
-        log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms; lossless drops by ingress port:%s", scheme,
-                r.slipNanos() / 1e6, drops.isEmpty() ? " none" : drops));
+        long[] stalls = sw.stalls();
+        log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms; switch worker stalls >= 1 ms %d, >= 10 ms %d;"
+                        + " lossless drops by ingress port:%s", scheme, r.slipNanos() / 1e6, stalls[1], stalls[2],
+                drops.isEmpty() ? " none" : drops));
         return new Live(scheme, pauses, core.mmu().losslessViolations(), c.maxBufferBytes(), r);
     }
 
