@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.config.ConfigException;
-import org.pfcswitch.cli.config.Units;
 import org.pfcswitch.cli.scenario.HostsReport;
 import org.pfcswitch.cli.scenario.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
@@ -90,14 +89,7 @@ final class HostsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<String> sets = new ArrayList<>(overrides);
         if (duration != null) {
-            try {
-                if (Units.nanos(duration) <= 0) {
-                    throw new IllegalArgumentException("must be > 0");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--duration: expected a time like 10s or 500ms, got '"
-                        + duration + "'");
-            }
+            TimeOption.nanos(spec.commandLine(), "--duration", duration, false);
             sets.add("duration=" + duration);
         }
         TestbedConfig tb = TestbedCommand.read(config);

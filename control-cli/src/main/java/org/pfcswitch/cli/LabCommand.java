@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.config.ConfigNode;
-import org.pfcswitch.cli.config.Units;
 import org.pfcswitch.cli.scenario.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
@@ -29,7 +28,6 @@ import org.pfcswitch.testbed.SchemeResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "lab",
@@ -90,17 +88,8 @@ final class LabCommand implements Callable<Integer> {
         List<String> sets = new ArrayList<>();
         long runNanos;
         if (duration != null) {
-            long d;
-            try {
-                d = Units.nanos(duration);
-            } catch (IllegalArgumentException e) {
-                d = -1;
-            }
-            if (d <= 0) {
-                throw new ParameterException(spec.commandLine(), "--duration: expected a time like 3s or 500ms, got '" + duration + "'");
-            }
+            runNanos = TimeOption.nanos(spec.commandLine(), "--duration", duration, false);
             sets.add("duration=" + duration);
-            runNanos = d;
         } else {
             runNanos = ScenarioLoader.load(scenario, sets).scenario().durationNanos();
         }
@@ -112,16 +101,10 @@ final class LabCommand implements Callable<Integer> {
         ConfigNode root = ConfigNode.load(config);
         SwitchConfig cfg = SwitchConfigReader.read(root, run.getFirst());
         for (String scheme : run) {
-            cfg.withScheme(scheme);
-            org.pfcswitch.mmu.Schemes.validate(cfg.mmu().withScheme(scheme));
+            org.pfcswitch.mmu.Schemes.validate(cfg.mmu().withScheme(scheme));    // every scheme before anything starts
         }
         TestbedConfig tb = TestbedConfig.read(root, cfg);
-        long warmupNanos;
-        try {
-            warmupNanos = Units.nanos(warmup);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--warmup: expected a time like 1s or 0, got '" + warmup + "'");
-        }
+        long warmupNanos = TimeOption.nanos(spec.commandLine(), "--warmup", warmup, true);
 
         List<Live> live = new ArrayList<>();
         TestbedCommand.create(tb, out);
