@@ -17,14 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.pfcswitch.codec.PriorityClassifier;
-import org.pfcswitch.dataplane.DpdkPacketMemory;
-import org.pfcswitch.dataplane.Forwarder;
-import org.pfcswitch.dataplane.ForwardingTable;
 import org.pfcswitch.dataplane.Frames;
 import org.pfcswitch.dataplane.Hugepages;
 import org.pfcswitch.dataplane.PipelineBench;
-import org.pfcswitch.dataplane.PortCounters;
-import org.pfcswitch.dataplane.core.CoreConfig;
+import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.MbufLayout;
@@ -49,14 +45,11 @@ final class BenchCommand {
                 "on the same two looped-back net_ring vdevs, the same single worker core, burst 32",
                 "and the same memory mode, alternating rounds in one run (median of rounds).",
                 "",
-                "64 frames circulate (32 injected per port, as testpmd's --tx-first). testpmd's mac",
-                "mode rewrites both MACs of every frame. pfcswitch does its full per-frame work:",
-                "classify with pfc-codec (VLAN tags and IPv4 header read and length-checked, DSCP",
-                "26 -> priority 3, PFC/PAUSE detected; the forwarder's lean classifyRaw, not the",
-                "full parse into UDP and RoCE, which it does not decide on), count per (port,",
-                "priority), learn the source and look up the destination in the forwarding table,",
-                "per-destination TX buffers; plus a MAC swap on egress so that a looped-back port",
-                "answers like a host and the frames keep circulating.",
+                "64 frames circulate (32 injected per port, as testpmd's --tx-first). Without",
+                "--pipeline the Java side is the bare forwarder, DPDK's l2fwd in Java: rx burst,",
+                "both MACs rewritten as testpmd's mac mode does, tx burst to the paired port. It",
+                "is no switch (no classification, no table, no MMU): it shows what the Java FFM",
+                "poll loop itself costs, the floor under the pipeline's figure.",
                 "",
                 "--pipeline measures the live switch instead: the SwitchCore on its CoreWorker",
                 "poll loop, as 'pfcswitch run' runs it (full pfc-codec parse, classification,",
@@ -268,7 +261,7 @@ final class BenchCommand {
                         setUp(p0, a);
                         setUp(p1, b);
                         // Frames from port 0 leave port 1 unchanged in content (H0 -> H1), and back.
-                        Subject subject = start(p0, p1, a, workerCpu, new long[] {H0, H1, H1, H0}, false);
+                        Subject subject = start(p0, p1, a, workerCpu, new long[] {H0, H1, H1, H0});
                         try {
                             rows.add(measureSize(sizes[k], subject, null, p0, p1, huge, workerCpu, mainCpu, true, err));
                         } finally {
@@ -287,7 +280,7 @@ final class BenchCommand {
                     // One subject for the whole run, paused while testpmd runs: its compiled loop
                     // survives from round to round, as a switch's loop does in service. Egress
                     // rewrites MACs so that each looped-back port answers like a host.
-                    Subject subject = start(p0, p1, pool, workerCpu, new long[] {H1, H0, H0, H1}, true);
+                    Subject subject = start(p0, p1, pool, workerCpu, new long[] {H1, H0, H0, H1});
                     try {
                         for (int size : sizes) {
                             if (interrupted.get()) {
@@ -320,37 +313,19 @@ final class BenchCommand {
         }
 
         /** The bare forwarder or the live pipeline on ports 0 and 1, paused. */
-        private Subject start(EthPort p0, EthPort p1, Mempool pool, int workerCpu, long[] egressMacs, boolean ring) {
+        private Subject start(EthPort p0, EthPort p1, Mempool pool, int workerCpu, long[] egressMacs) {
             PriorityClassifier classifier = PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0);
-            if (pipeline) {
-                CoreConfig core = pipelineConfig(classifier);
-                PipelineBench b = PipelineBench.start(core, new EthPort[] {p0, p1}, pool, egressMacs,
-                        Integer.toString(workerCpu), true, Arena.global());
-                return new Subject() {
-                    public void pause() { b.pause(); }
-                    public void resume() { b.resume(); }
-                    public long received() { return b.framesReceived(); }
-                    public long threadId() { return b.thread().threadId(); }
-                    public Throwable failure() { return b.failure(); }
-                    public void stop() throws Exception { b.stop(); }
-                };
-            }
-            ForwardingTable table = new ForwardingTable(2, 4096, true);
-            table.addStatic(H0, 0);
-            table.addStatic(H1, 1);
-            // reflect (MAC swap) on the looped-back rings; on net_null each frame goes back to its own pool unchanged
-            Forwarder.Plan plan = new Forwarder.Plan(List.of(p0, p1),
-                    List.of(new Forwarder.WorkerPlan(List.of(0, 1), Integer.toString(workerCpu))), table,
-                    classifier, Forwarder.DEFAULT_DRAIN_NANOS, ring);
-            Forwarder f = Forwarder.start(plan, DpdkPacketMemory.INSTANCE);
-            f.pause();
+            String cpu = Integer.toString(workerCpu);
+            PipelineBench b = pipeline
+                    ? PipelineBench.start(pipelineConfig(classifier), new EthPort[] {p0, p1}, pool, egressMacs, cpu, true, Arena.global())
+                    : PipelineBench.startBareForwarder(new EthPort[] {p0, p1}, egressMacs, cpu, true, Arena.global());
             return new Subject() {
-                public void pause() { f.pause(); }
-                public void resume() { f.resume(); }
-                public long received() { return BenchCommand.Fwd.received(f); }
-                public long threadId() { return f.threads().get(0).threadId(); }
-                public Throwable failure() { return f.failure(); }
-                public void stop() { f.stop(); }
+                public void pause() { b.pause(); }
+                public void resume() { b.resume(); }
+                public long received() { return b.framesReceived(); }
+                public long threadId() { return b.thread().threadId(); }
+                public Throwable failure() { return b.failure(); }
+                public void stop() throws Exception { b.stop(); }
             };
         }
 
@@ -426,14 +401,6 @@ final class BenchCommand {
                 Frames.receive(p1, Integer.MAX_VALUE);
             }
             return new Row(size, median(java), median(reference), java, reference, gc, heap);
-        }
-
-        static long received(Forwarder f) {
-            long sum = 0;
-            for (int i = 0; i < 2 * PortCounters.PRIORITIES; i++) {
-                sum += f.total(c -> c.rxFrames, i);
-            }
-            return sum;
         }
 
         private static long gcCount() {

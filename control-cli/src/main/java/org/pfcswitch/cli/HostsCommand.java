@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.config.ConfigException;
+import org.pfcswitch.testbed.config.ConfigException;
 import org.pfcswitch.cli.scenario.HostsReport;
-import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.testbed.LiveHosts;
 import org.pfcswitch.testbed.LiveResult;

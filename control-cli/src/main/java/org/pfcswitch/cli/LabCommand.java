@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.config.ConfigNode;
-import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.SwitchConfig;
-import org.pfcswitch.dataplane.core.SwitchCore;
-import org.pfcswitch.dataplane.core.SwitchCounters;
+import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.LiveResult;
 import org.pfcswitch.testbed.LiveRun;
@@ -101,7 +101,7 @@ final class LabCommand implements Callable<Integer> {
         ConfigNode root = ConfigNode.load(config);
         SwitchConfig cfg = SwitchConfigReader.read(root, run.getFirst());
         for (String scheme : run) {
-            org.pfcswitch.mmu.Schemes.validate(cfg.mmu().withScheme(scheme));    // every scheme before anything starts
+            org.pfcswitch.mmu.Schemes.validate(cfg.core().mmu().withScheme(scheme));    // every scheme before anything starts
         }
         TestbedConfig tb = TestbedConfig.read(root, cfg);
         long warmupNanos = TimeOption.nanos(spec.commandLine(), "--warmup", warmup, true);

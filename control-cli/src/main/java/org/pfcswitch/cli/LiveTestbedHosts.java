@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.pfcswitch.cli.config.ConfigException;
+import org.pfcswitch.testbed.config.ConfigException;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.testbed.LiveHosts;
 import org.pfcswitch.testbed.Scenario;

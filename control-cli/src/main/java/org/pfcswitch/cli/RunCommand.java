@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.pfcswitch.cli.config.ConfigNode;
+import org.pfcswitch.testbed.config.ConfigNode;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.SwitchConfig;
@@ -92,7 +92,7 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--stats-every must be >= 0, got " + statsEvery);
         }
         SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config), scheme);
-        log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, scheme " + cfg.mmu().scheme());
+        log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, scheme " + cfg.core().mmu().scheme());
         if (check) {
             for (SwitchConfig.Port p : cfg.ports()) {
                 log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.scenario.SimReport;
 import org.pfcswitch.mmu.Schemes;
 import org.pfcswitch.testbed.Scenario;

@@ -6,9 +6,8 @@ import java.util.Locale;
 
 import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.dataplane.DpdkSwitch;
-import org.pfcswitch.dataplane.PortCounters;
-import org.pfcswitch.dataplane.core.SwitchCore;
-import org.pfcswitch.dataplane.core.SwitchCounters;
+import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.mmu.Verdict;
 
 /**
@@ -89,13 +88,12 @@ final class SwitchStatus {
     List<String> counters() {
         SwitchCore core = sw.core();
         SwitchCounters c = core.counters();
-        PortCounters tx = sw.txCounters();
         List<String> lines = new ArrayList<>();
         for (int p = 0; p < core.ports(); p++) {
             StringBuilder line = new StringBuilder("counters ").append(name(p)).append(':')
                     .append(" rx ").append(c.rxFrames(p)).append(byPriority(c.rxFrames, p))
                     .append(", tx ").append(c.txFrames(p)).append(byPriority(c.txFrames, p))
-                    .append(", tx-full drops ").append(PortCounters.get(tx.txDropFull, p))
+                    .append(", tx-full drops ").append(sw.txRefused(p))
                     .append(", pfc rx").append(byPriorityOrZero(c.pfcXoffRx, p))
                     .append(", xon rx").append(byPriorityOrZero(c.pfcXonRx, p))
                     .append(", pfc tx").append(byPriorityOrZero(c.pfcXoffTx, p))

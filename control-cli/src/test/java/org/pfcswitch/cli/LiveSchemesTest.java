@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
-import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.LiveResult;
 import org.pfcswitch.testbed.LiveRun;

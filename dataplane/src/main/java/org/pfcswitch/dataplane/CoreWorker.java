@@ -13,11 +13,11 @@ import org.pfcswitch.codec.NetOrder;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.codec.Roce;
-import org.pfcswitch.dataplane.core.ClonePfc;
-import org.pfcswitch.dataplane.core.CoreConfig;
-import org.pfcswitch.dataplane.core.FrameAllocator;
-import org.pfcswitch.dataplane.core.PauseTimers;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.FrameAllocator;
+import org.pfcswitch.core.PauseTimers;
+import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mbuf;
 import org.pfcswitch.dpdk.Mempool;
@@ -62,9 +62,10 @@ import org.pfcswitch.mmu.RandomSource;
  * non-empty rx burst; nothing
  * is allocated once the loop runs.
  */
-final class CoreWorker implements Runnable {
+final class CoreWorker implements Runnable, PollLoop {
 
-    static final int BURST = Worker.BURST;
+    /** Frames per rx and tx burst, as l2fwd's MAX_PKT_BURST. */
+    static final int BURST = 32;
     /** How long before the next timer an idle sleep ends (the OS wakes a parked thread tens of us late). */
     static final long IDLE_WAKE_MARGIN_NANOS = 10_000;
     /** The longest stall the shaper makes up for with back-to-back frames. */
@@ -81,7 +82,6 @@ final class CoreWorker implements Runnable {
     private final int[] devicePorts;         // the switch ports with a device, polled in this order
     private final TxBuffer[] tx;             // by switch port; null for a clone port
     private final MbufAllocator allocator;
-    private final PortCounters driverCounters;
     private final MemorySegment[] rx;        // one burst array per port
     private final long[] rxAddress;
     private final int[] rxCount;
@@ -137,7 +137,6 @@ final class CoreWorker implements Runnable {
         this.egressMacs = egressMacs == null ? null : egressMacs.clone();
         this.ports = ports.clone();
         this.devicePorts = java.util.stream.IntStream.range(0, n).filter(p -> ports[p] != null).toArray();
-        this.driverCounters = new PortCounters(n);
         this.tx = new TxBuffer[n];
         for (int p : devicePorts) {
             tx[p] = new TxBuffer(arena, ports[p], p, BURST);
@@ -166,7 +165,7 @@ final class CoreWorker implements Runnable {
         this.rxAddress = new long[ports.length];
         this.rxCount = new int[ports.length];
         for (int p = 0; p < ports.length; p++) {
-            rx[p] = Worker.unscoped(Mbuf.pointerArray(arena, BURST));
+            rx[p] = NativeArrays.unscoped(Mbuf.pointerArray(arena, BURST));
             rxAddress[p] = rx[p].address();
         }
         this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator, this::transmit,
@@ -183,7 +182,8 @@ final class CoreWorker implements Runnable {
     }
 
     /** One pass: timers, every port's rx burst, TX buffers out, frees back. */
-    void poll() {
+    @Override
+    public void poll() {
         long now = nanos();
         if (now - lastPassAt >= STALL_BOUNDS_NANOS[0] && passes > 0) {
             noteStall(now - lastPassAt);
@@ -350,7 +350,7 @@ final class CoreWorker implements Runnable {
                 NetOrder.put64(Mbuf.memory(), at, egressMacs[2 * port] << 16 | egressMacs[2 * port + 1] >>> 32);
                 NetOrder.put32(Mbuf.memory(), at + 8, (int) egressMacs[2 * port + 1]);
             }
-            b.add(handle, length, driverCounters);
+            b.add(handle, length);
             return;
         }
         if (clonePfc[port] == ClonePfc.SKIP && isMacControl(handle)) {
@@ -368,7 +368,7 @@ final class CoreWorker implements Runnable {
     private void flushTx() {
         for (int port : devicePorts) {
             if (!tx[port].isEmpty()) {
-                tx[port].flush(driverCounters);
+                tx[port].flush();
             }
         }
     }
@@ -396,11 +396,21 @@ final class CoreWorker implements Runnable {
      *
      * @return frames that were still queued in the core
      */
-    int finish() {
+    @Override
+    public int finish() {
         int discarded = core.discardQueuedFrames(nanos());
         flushTx();
         allocator.close();
         return discarded;
+    }
+
+    @Override
+    public long framesReceived() {
+        long sum = 0;
+        for (long v : core.counters().rxFrames) {
+            sum += v;
+        }
+        return sum;
     }
 
     /** The switch. Its counters and state are written by the worker thread: other threads see recent, unordered values. */
@@ -408,9 +418,12 @@ final class CoreWorker implements Runnable {
         return core;
     }
 
-    /** What the ports' TX queues took and refused (frames the core sent but the port dropped: {@code txDropFull}). */
-    PortCounters driverCounters() {
-        return driverCounters;
+    /**
+     * Frames the core sent on {@code port} that its TX queue still refused after the retries (freed,
+     * lost on the wire side; 0 for a clone port). Recent value on other threads.
+     */
+    long txRefused(int port) {
+        return tx[port] == null ? 0 : tx[port].refused();
     }
 
     /** By switch port: the DPDK port, or null for a clone port. */

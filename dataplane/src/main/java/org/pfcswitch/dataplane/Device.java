@@ -2,7 +2,7 @@ package org.pfcswitch.dataplane;
 
 import java.util.regex.Pattern;
 
-import org.pfcswitch.dataplane.core.ClonePfc;
+import org.pfcswitch.core.ClonePfc;
 
 /**
  * Where a switch port's packets come from: a PCI network device, given to EAL with {@code -a},

@@ -2,6 +2,7 @@ package org.pfcswitch.dataplane;
 
 import java.lang.foreign.MemorySegment;
 
+import org.pfcswitch.core.PacketMemory;
 import org.pfcswitch.dpdk.Mbuf;
 
 /**

@@ -134,10 +134,10 @@ public final class DpdkPorts implements AutoCloseable {
     public long drainRx() {
         long freed = 0;
         try (Arena call = Arena.ofConfined()) {
-            MemorySegment burst = Mbuf.pointerArray(call, Worker.BURST);
+            MemorySegment burst = Mbuf.pointerArray(call, CoreWorker.BURST);
             for (OpenPort p : ports) {
                 for (int taken = 0; taken < DRAIN_LIMIT; ) {
-                    int n = p.ethPort().rxBurst(0, burst, Worker.BURST);
+                    int n = p.ethPort().rxBurst(0, burst, CoreWorker.BURST);
                     if (n == 0) {
                         break;
                     }

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import org.pfcswitch.codec.MacAddress;
-import org.pfcswitch.dataplane.core.CoreConfig;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
@@ -63,10 +63,10 @@ public final class DpdkSwitch {
 
     /** Builds the core for {@code cfg} on the open ports and starts its worker thread. */
     private void startCore(SwitchConfig cfg) {
-        CoreConfig core = coreConfig(cfg, ports, ethByPort);
+        CoreConfig core = withDeviceMacs(cfg.core(), ports, ethByPort);
         running = cfg;
         worker = new CoreWorker(core, ethByPort, clones(cfg), cfg.idleSleepNanos(), pool, System.nanoTime(), arena);
-        String cpus = cfg.workers().getFirst().cpus();
+        String cpus = cfg.workerCpus();
         CoreWorker w = worker;
         thread = new Thread(() -> runWorker(w, cpus), "pfcswitch-core");
         thread.setDaemon(true);
@@ -100,15 +100,14 @@ public final class DpdkSwitch {
             throw new IllegalStateException("the switch is stopped");
         }
         SwitchConfig next = running.withScheme(scheme);
-        org.pfcswitch.mmu.Schemes.validate(next.mmu());    // before anything stops
-        coreConfig(next, ports, ethByPort);
+        org.pfcswitch.mmu.Schemes.validate(next.core().mmu());    // before anything stops
         queuedAtReplace += stopCore();
         startCore(next);
     }
 
     /** The scheme the running core uses. */
     public synchronized String scheme() {
-        return running.mmu().scheme();
+        return running.core().mmu().scheme();
     }
 
     /**
@@ -119,10 +118,6 @@ public final class DpdkSwitch {
      * @throws org.pfcswitch.dpdk.DpdkException EAL itself failed
      */
     public static DpdkSwitch start(SwitchConfig config, Consumer<String> log) {
-        if (config.workers().size() != 1) {
-            throw new IllegalArgumentException("workers: the switch core runs on one worker thread that owns every port;"
-                    + " give workers: 1 or one list entry (" + config.workers().size() + " given)");
-        }
         List<Device.Pci> pci = new ArrayList<>();
         for (SwitchConfig.Port p : config.ports()) {
             if (p.device() instanceof Device.Pci d) {
@@ -141,7 +136,7 @@ public final class DpdkSwitch {
         try {
             Mempool pool = createPool(config, arena, mbufs);
             log.accept("packet pool: " + mbufs + " mbufs of " + MbufLayout.DEFAULT_DATA_ROOM + " bytes"
-                    + (config.eal().mbufs() > 0 ? " (eal.mbufs)" : " (rx and tx rings, and the " + config.mmu().totalBytes()
+                    + (config.eal().mbufs() > 0 ? " (eal.mbufs)" : " (rx and tx rings, and the " + config.core().mmu().totalBytes()
                     + "-byte shared buffer in frames of " + POOL_SIZING_FRAME_BYTES + " bytes)"));
             ports = DpdkPorts.open(config.devicePorts(), pool);
             EthPort[] ethByPort = new EthPort[config.ports().size()];
@@ -156,16 +151,16 @@ public final class DpdkSwitch {
                     log.accept(DpdkPorts.describe(i, open));
                 }
             }
-            for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
-                log.accept("static mac " + MacAddress.format(s.mac()) + " -> port " + s.port());
+            for (CoreConfig.StaticMac s : config.core().staticMacs()) {
+                log.accept("static mac " + MacAddress.format(s.mac()) + " -> port " + config.ports().get(s.port()).name());
             }
-            log.accept("forwarding: L2, learning " + (config.forwarding().learning() ? "on" : "off") + ", table of "
-                    + config.forwarding().tableSize()
+            log.accept("forwarding: L2, learning " + (config.core().learning() ? "on" : "off") + ", table of "
+                    + config.core().tableCapacity()
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
             describeMmu(config, log);
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
             sw.startCore(config);
-            String cpus = config.workers().getFirst().cpus();
+            String cpus = config.workerCpus();
             log.accept("worker: one poll-mode thread owns the switch core and every port"
                     + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus)
                     + (config.idleSleepNanos() > 0 ? ", sleeps up to " + config.idleSleepNanos() / 1000 + " us when idle (poll.idleSleep)"
@@ -234,26 +229,20 @@ public final class DpdkSwitch {
     }
 
     /**
-     * The core's configuration: the MMU and ports from the switch config, each port's own MAC as
-     * PFC source (a clone port's station MAC).
+     * The core's configuration with each device port's MAC as it was opened (the source of the
+     * PFC frames that port sends); a clone port keeps its configured station MAC.
      */
-    static CoreConfig coreConfig(SwitchConfig config, DpdkPorts ports, EthPort[] ethByPort) {
-        CoreConfig.Builder b = CoreConfig.builder(config.mmu())
-                .classifier(config.classifier())
-                .pauseQuanta(config.pauseQuanta())
-                .learning(config.forwarding().learning())
-                .tableCapacity(config.forwarding().tableSize());
+    static CoreConfig withDeviceMacs(CoreConfig core, DpdkPorts ports, EthPort[] ethByPort) {
         for (int p = 0, d = 0; p < ethByPort.length; p++) {
-            b.portMac(p, ethByPort[p] == null ? config.ports().get(p).mac() : ports.ports().get(d++).mac());
+            if (ethByPort[p] != null) {
+                core = core.withPortMac(p, ports.ports().get(d++).mac());
+            }
         }
-        for (SwitchConfig.StaticMac s : config.forwarding().staticMacs()) {
-            b.staticMac(s.mac(), config.portIndex(s.port()));
-        }
-        return b.build();
+        return core;
     }
 
     private static void describeMmu(SwitchConfig config, Consumer<String> log) {
-        MmuConfig m = config.mmu();
+        MmuConfig m = config.core().mmu();
         StringBuilder lossless = new StringBuilder();
         for (int p = 0; p < MmuConfig.PRIORITIES; p++) {
             if (m.isLossless(p)) {
@@ -262,7 +251,7 @@ public final class DpdkSwitch {
         }
         log.accept("switch core: scheme " + m.scheme() + ", shared buffer " + m.totalBytes() + " bytes"
                 + (m.cellBytes() > 0 ? " in " + m.cellBytes() + "-byte cells" : "") + ", lossless priorities " + lossless
-                + ", PFC XOFF quanta " + config.pauseQuanta() + " (refreshed at half the pause time, XON = quanta 0)");
+                + ", PFC XOFF quanta " + config.core().pauseQuanta() + " (refreshed at half the pause time, XON = quanta 0)");
         for (int p = 0; p < m.portCount(); p++) {
             log.accept("port " + config.ports().get(p).name() + ": shaped to " + Rates.format(m.port(p).speedBps())
                     + ", headroom " + m.headroomDescription(p));
@@ -270,7 +259,7 @@ public final class DpdkSwitch {
     }
 
     private static String describe(SwitchConfig config) {
-        var c = config.classifier();
+        var c = config.core().classifier();
         return "trust " + c.trust().name().toLowerCase(java.util.Locale.ROOT) + ", default priority " + c.defaultPriority();
     }
 
@@ -285,7 +274,7 @@ public final class DpdkSwitch {
         for (SwitchConfig.Port p : config.ports()) {
             need += p.rxDescriptors() + p.txDescriptors() + 2L * CoreWorker.BURST;
         }
-        need += config.mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
+        need += config.core().mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
         need += 2L * 3 * POOL_CACHE / 2;      // what the main thread's and the worker's caches may hold (1.5 x size each)
         return (int) Math.min(need, (1 << 22) - 1);
     }
@@ -300,9 +289,9 @@ public final class DpdkSwitch {
         return worker.core();
     }
 
-    /** Per port: frames the TX queue took, and frames it refused after the retries ({@code txDropFull}). */
-    public PortCounters txCounters() {
-        return worker.driverCounters();
+    /** Frames the core sent on {@code port} that the port's TX queue refused after the retries (lost there). */
+    public long txRefused(int port) {
+        return worker.txRefused(port);
     }
 
     /** Times the core needed an mbuf (PFC frame, flood copy) and the pool was empty. */

@@ -5,7 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-import org.pfcswitch.dataplane.core.FrameAllocator;
+import org.pfcswitch.core.FrameAllocator;
 import org.pfcswitch.dpdk.Mbuf;
 import org.pfcswitch.dpdk.Mempool;
 
@@ -42,9 +42,9 @@ final class MbufAllocator implements FrameAllocator {
 
     MbufAllocator(Mempool pool, Arena arena) {
         this.pool = pool;
-        this.stash = Worker.unscoped(Mbuf.pointerArray(arena, STASH));
+        this.stash = NativeArrays.unscoped(Mbuf.pointerArray(arena, STASH));
         this.stashAddress = stash.address();
-        this.freeList = Worker.unscoped(Mbuf.pointerArray(arena, FREE_LIST));
+        this.freeList = NativeArrays.unscoped(Mbuf.pointerArray(arena, FREE_LIST));
         this.freeListAddress = freeList.address();
     }
 

@@ -4,8 +4,8 @@ import java.lang.foreign.Arena;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
-import org.pfcswitch.dataplane.core.CoreConfig;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mempool;
@@ -24,7 +24,7 @@ import org.pfcswitch.dpdk.Mempool;
  */
 public final class PipelineBench {
 
-    private final CoreWorker worker;
+    private final PollLoop worker;
     private final Thread thread;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final boolean registerEal;
@@ -33,7 +33,7 @@ public final class PipelineBench {
     private volatile boolean paused;
     private volatile int lcore = -1;
 
-    private PipelineBench(CoreWorker worker, String cpus, boolean registerEal) {
+    private PipelineBench(PollLoop worker, String cpus, boolean registerEal) {
         this.worker = worker;
         this.registerEal = registerEal;
         this.thread = new Thread(() -> run(cpus), "pfcswitch-pipeline-bench");
@@ -51,7 +51,21 @@ public final class PipelineBench {
         if (egressMacs.length != 2 * ports.length) {
             throw new IllegalArgumentException("egressMacs needs a destination and a source MAC per port");
         }
-        PipelineBench b = new PipelineBench(new CoreWorker(config, ports, new CoreWorker.Clone[ports.length], 0, pool, 1, arena, egressMacs), cpus, registerEal);
+        return start(new CoreWorker(config, ports, new CoreWorker.Clone[ports.length], 0, pool, 1, arena, egressMacs), cpus,
+                registerEal);
+    }
+
+    /**
+     * Starts the {@link BareForwarder} reference on port pairs, paused: rx, MAC rewrite, tx to the
+     * paired port, nothing else.
+     */
+    public static PipelineBench startBareForwarder(EthPort[] ports, long[] egressMacs, String cpus, boolean registerEal,
+                                                   Arena arena) {
+        return start(new BareForwarder(ports, egressMacs, arena), cpus, registerEal);
+    }
+
+    private static PipelineBench start(PollLoop loop, String cpus, boolean registerEal) {
+        PipelineBench b = new PipelineBench(loop, cpus, registerEal);
         b.pauseRequested = true;
         b.thread.start();
         while (!b.paused && b.failure.get() == null) {
@@ -122,18 +136,14 @@ public final class PipelineBench {
         return worker.finish();
     }
 
-    /** Frames the core received and classified on every port, all priorities (recent value while running). */
+    /** Frames received on every port, all priorities (recent value while running). */
     public long framesReceived() {
-        long[] rx = worker.core().counters().rxFrames;
-        long sum = 0;
-        for (long v : rx) {
-            sum += v;
-        }
-        return sum;
+        return worker.framesReceived();
     }
 
+    /** The switch core, or null for the bare forwarder. */
     public SwitchCore core() {
-        return worker.core();
+        return worker instanceof CoreWorker w ? w.core() : null;
     }
 
     public Thread thread() {
@@ -149,8 +159,4 @@ public final class PipelineBench {
         return failure.get();
     }
 
-    /** Passes of the poll loop so far. */
-    public long passes() {
-        return worker.passes();
-    }
 }

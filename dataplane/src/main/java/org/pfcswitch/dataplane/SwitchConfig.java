@@ -2,34 +2,31 @@ package org.pfcswitch.dataplane;
 
 import java.util.List;
 
-import org.pfcswitch.codec.PriorityClassifier;
-import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.core.CoreConfig;
 
 /**
  * Everything {@link DpdkSwitch} needs to start, already validated by whoever read it (the CLI
- * reads it from YAML). Ports are numbered by their position in {@link #ports}.
+ * reads it from YAML): how to start DPDK, which device each switch port is, where the worker runs,
+ * and the {@link CoreConfig} of the switch it drives. Ports are numbered by their position in
+ * {@link #ports}, which is also the core's port numbering.
+ *
+ * <p>A port with {@code mac = -1} takes its device's MAC: {@link DpdkSwitch} writes it into the
+ * core's configuration once the device is open.
  *
  * @param eal            how to start DPDK
  * @param ports          the switch ports, in switch-port order
- * @param workers        which ports each worker thread owns (by name) and where it runs
- * @param forwarding     static MACs and learning
- * @param classifier     how frames get their priority
- * @param drainNanos     TX drain period of the bare forwarder ({@code bench fwd}); the switch core's
- *                       driver sends its TX buffers every loop pass
- * @param mmu            buffer, scheme and one MMU port per switch port (same order, the port's speed)
- * @param pauseQuanta    quanta each PFC XOFF the switch sends carries (1..65535)
+ * @param workerCpus     CPU list the one worker thread is pinned to, or null (not pinned)
+ * @param core           the switch: MMU (buffer, scheme, one MMU port per switch port), classifier,
+ *                       forwarding entries, PFC pause quanta
  * @param idleSleepNanos 0: the worker polls without pause (a core of its own); otherwise, after a pass
  *                       with nothing to do, it sleeps up to this long (never past its next timer)
  */
-public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forwarding forwarding,
-                           PriorityClassifier classifier, long drainNanos, MmuConfig mmu, int pauseQuanta,
-                           long idleSleepNanos) {
+public record SwitchConfig(Eal eal, List<Port> ports, String workerCpus, CoreConfig core, long idleSleepNanos) {
 
     public SwitchConfig {
         ports = List.copyOf(ports);
-        workers = List.copyOf(workers);
-        if (mmu.portCount() != ports.size()) {
-            throw new IllegalArgumentException("the MMU has " + mmu.portCount() + " ports, the switch " + ports.size());
+        if (core.ports() != ports.size()) {
+            throw new IllegalArgumentException("the switch core has " + core.ports() + " ports, the switch " + ports.size());
         }
     }
 
@@ -70,26 +67,9 @@ public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Forw
         }
     }
 
-    /** @param cpus CPU list to pin the worker to, or null; @param ports names of the ports it owns */
-    public record Worker(String cpus, List<String> ports) {
-        public Worker {
-            ports = List.copyOf(ports);
-        }
-    }
-
-    public record StaticMac(long mac, String port) {}
-
-    /** @param tableSize stations the forwarding table holds */
-    public record Forwarding(List<StaticMac> staticMacs, boolean learning, int tableSize) {
-        public Forwarding {
-            staticMacs = List.copyOf(staticMacs);
-        }
-    }
-
     /** The same switch under another buffer-admission scheme. */
     public SwitchConfig withScheme(String scheme) {
-        return new SwitchConfig(eal, ports, workers, forwarding, classifier, drainNanos, mmu.withScheme(scheme), pauseQuanta,
-                idleSleepNanos);
+        return new SwitchConfig(eal, ports, workerCpus, core.withScheme(scheme), idleSleepNanos);
     }
 
     /** The ports with a device (DPDK opens these), in switch-port order. */

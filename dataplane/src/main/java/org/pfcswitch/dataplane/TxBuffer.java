@@ -15,8 +15,10 @@ import org.pfcswitch.dpdk.Mbuf;
  *
  * <p>When the TX queue takes fewer than offered, the rest is offered again up to
  * {@link #RETRIES} more times (a NIC frees descriptors as it sends); what is still refused is
- * freed and counted in {@link PortCounters#txDropFull}. Either way the buffer ends empty and no
- * mbuf is leaked.
+ * freed and counted in {@link #refused}. Either way the buffer ends empty and no mbuf is leaked.
+ *
+ * <p>Ownership: an mbuf added is the buffer's; once a {@code tx_burst} takes it, the PMD's (it
+ * frees it after sending); one refused is freed here. The counters have one writer, the worker.
  */
 final class TxBuffer {
 
@@ -29,24 +31,27 @@ final class TxBuffer {
     private final int[] lengths;
     private final int capacity;
     private int count;
+    private long sentFrames;
+    private long sentBytes;
+    private long refused;
 
     TxBuffer(Arena arena, EthPort ethPort, int port, int capacity) {
         this.ethPort = ethPort;
         this.port = port;
         this.capacity = capacity;
-        this.ptrs = Worker.unscoped(Mbuf.pointerArray(arena, capacity));   // the worker's arena outlives it
+        this.ptrs = NativeArrays.unscoped(Mbuf.pointerArray(arena, capacity));   // the worker's arena outlives it
         this.ptrsAddress = ptrs.address();
         this.lengths = new int[capacity];
     }
 
     /** Adds a frame and sends the buffer when that filled it. */
-    void add(long mbuf, int length, PortCounters counters) {
+    void add(long mbuf, int length) {
         // Through the constant all-memory segment: ptrs is a field, so its own accessor would
         // check its type and bounds on every store. count < capacity, so the store stays in ptrs.
         Mbuf.memory().set(JAVA_LONG, ptrsAddress + (long) count * Long.BYTES, mbuf);
         lengths[count] = length;
         if (++count == capacity) {
-            flush(counters);
+            flush();
         }
     }
 
@@ -54,7 +59,7 @@ final class TxBuffer {
      * Adds {@code n} frames, as {@code n} calls of {@link #add} would, in one loop that keeps
      * the fill count in a register: for a burst whose frames all go to this port.
      */
-    void addAll(long[] mbufs, int[] frameLengths, int n, PortCounters counters) {
+    void addAll(long[] mbufs, int[] frameLengths, int n) {
         for (int i = 0; i < n; ) {
             int c = count;
             int room = Math.min(capacity - c, n - i);
@@ -64,7 +69,7 @@ final class TxBuffer {
             }
             count = c;
             if (c == capacity) {
-                flush(counters);
+                flush();
             }
         }
     }
@@ -78,7 +83,7 @@ final class TxBuffer {
     }
 
     /** Sends what is buffered; frees and counts what the TX queue would not take. */
-    void flush(PortCounters counters) {
+    void flush() {
         int sent = 0;
         long bytes = 0;
         for (int attempt = 0; attempt <= RETRIES && sent < count; attempt++) {
@@ -93,18 +98,33 @@ final class TxBuffer {
             for (int i = 0; i < sent; i++) {
                 bytes += lengths[i];
             }
-            PortCounters.add(counters.txFrames, port, sent);
+            sentFrames += sent;
         }
-        PortCounters.add(counters.txBytes, port, bytes);
+        sentBytes += bytes;
         if (sent < count) {
             int unsent = count - sent;
             if (sent > 0) {
                 MemorySegment.copy(ptrs, (long) sent * Long.BYTES, ptrs, 0, (long) unsent * Long.BYTES);
             }
             Mbuf.freeBulk(ptrs, unsent);
-            PortCounters.add(counters.txDropFull, port, unsent);
+            refused += unsent;
         }
         count = 0;
+    }
+
+    /** Frames the TX queue took (recent value on other threads). */
+    long sentFrames() {
+        return sentFrames;
+    }
+
+    /** Bytes of the frames the TX queue took. */
+    long sentBytes() {
+        return sentBytes;
+    }
+
+    /** Frames the TX queue still refused after {@link #RETRIES} retries: freed, lost on this port. */
+    long refused() {
+        return refused;
     }
 
     /** Frees what is buffered without sending it (shutdown when the port is gone). */

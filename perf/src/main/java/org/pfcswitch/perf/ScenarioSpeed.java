@@ -1,6 +1,6 @@
 package org.pfcswitch.perf;
 
-import org.pfcswitch.cli.scenario.ScenarioLoader;
+import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.SchemeResult;

@@ -20,11 +20,11 @@ import org.pfcswitch.codec.NetOrder;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Frames;
-import org.pfcswitch.dataplane.PacketMemory;
-import org.pfcswitch.dataplane.core.CoreConfig;
-import org.pfcswitch.dataplane.core.FrameAllocator;
-import org.pfcswitch.dataplane.core.FrameSink;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.PacketMemory;
+import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.FrameAllocator;
+import org.pfcswitch.core.FrameSink;
+import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 

@@ -2,8 +2,8 @@ package org.pfcswitch.testbed;
 
 import java.lang.foreign.MemorySegment;
 
-import org.pfcswitch.dataplane.PacketMemory;
-import org.pfcswitch.dataplane.core.FrameAllocator;
+import org.pfcswitch.core.PacketMemory;
+import org.pfcswitch.core.FrameAllocator;
 
 /**
  * The virtual-time driver's packet memory: one heap segment cut into equal slots; a handle is a

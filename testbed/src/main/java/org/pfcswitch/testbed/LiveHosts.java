@@ -3,7 +3,7 @@ package org.pfcswitch.testbed;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.pfcswitch.dataplane.core.FrameAllocator;
+import org.pfcswitch.core.FrameAllocator;
 
 /**
  * The real-time driver of emulated RoCEv2 hosts: the same {@link RoceHost}s as the virtual-time

@@ -13,9 +13,9 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.Roce;
 import org.pfcswitch.codec.RoceFrameBuilder;
-import org.pfcswitch.dataplane.core.ClonePfc;
-import org.pfcswitch.dataplane.core.LineRate;
-import org.pfcswitch.dataplane.core.PauseTimers;
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.LineRate;
+import org.pfcswitch.core.PauseTimers;
 
 /**
  * An emulated RoCEv2 host with one NIC port.

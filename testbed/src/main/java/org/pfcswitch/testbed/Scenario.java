@@ -2,7 +2,7 @@ package org.pfcswitch.testbed;
 
 import java.util.List;
 
-import org.pfcswitch.dataplane.core.ClonePfc;
+import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**

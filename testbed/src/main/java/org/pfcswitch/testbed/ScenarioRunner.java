@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import org.pfcswitch.dataplane.core.ClonePfc;
-import org.pfcswitch.dataplane.core.SwitchCounters;
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.SwitchCounters;
 
 /**
  * Runs a {@link Scenario} under one scheme: builds the testbed, installs the traffic (each

@@ -2,7 +2,7 @@ package org.pfcswitch.testbed;
 
 import java.util.List;
 
-import org.pfcswitch.dataplane.core.ClonePfc;
+import org.pfcswitch.core.ClonePfc;
 
 /**
  * What one scheme did on one scenario: counters after the run, flow statistics and the sampled

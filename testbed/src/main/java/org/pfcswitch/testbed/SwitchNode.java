@@ -1,7 +1,7 @@
 package org.pfcswitch.testbed;
 
-import org.pfcswitch.dataplane.core.FrameSink;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.FrameSink;
+import org.pfcswitch.core.SwitchCore;
 
 /**
  * Drives a {@link SwitchCore} from the event loop: frames in, timers when the core asks, frames

@@ -7,10 +7,10 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 import org.pfcswitch.codec.RoceFrameBuilder;
-import org.pfcswitch.dataplane.core.ClonePfc;
-import org.pfcswitch.dataplane.core.CoreConfig;
-import org.pfcswitch.dataplane.core.LineRate;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.LineRate;
+import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 

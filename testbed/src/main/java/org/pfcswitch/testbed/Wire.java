@@ -2,7 +2,7 @@ package org.pfcswitch.testbed;
 
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.ParsedFrame;
-import org.pfcswitch.dataplane.core.LineRate;
+import org.pfcswitch.core.LineRate;
 
 /**
  * One direction of a full-duplex link: a frame that starts at {@code t} arrives, last bit and

@@ -9,8 +9,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacControl;
-import org.pfcswitch.dataplane.core.ClonePfc;
-import org.pfcswitch.dataplane.core.SwitchCounters;
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
-import org.pfcswitch.dataplane.core.SwitchCounters;
+import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.mmu.MmuConfig;
 
 /** Same topology, traffic and seed: the same events in the same order, the same counters, the same flow records. */

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pfcswitch.dataplane.core.SwitchCore;
+import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**

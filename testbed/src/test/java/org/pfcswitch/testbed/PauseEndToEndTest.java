@@ -9,7 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacControl;
-import org.pfcswitch.dataplane.core.LineRate;
+import org.pfcswitch.core.LineRate;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**

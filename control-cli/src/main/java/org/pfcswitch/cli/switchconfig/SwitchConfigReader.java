@@ -6,15 +6,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.pfcswitch.cli.config.ConfigException;
-import org.pfcswitch.cli.config.ConfigNode;
-import org.pfcswitch.cli.config.MmuConfigLoader;
+import org.pfcswitch.testbed.config.ConfigException;
+import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.testbed.config.MmuConfigLoader;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Device;
-import org.pfcswitch.dataplane.core.ClonePfc;
-import org.pfcswitch.dataplane.Forwarder;
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.dataplane.ThreadAffinity;
 import org.pfcswitch.mmu.MmuConfig;
@@ -31,8 +31,8 @@ import org.pfcswitch.mmu.MmuConfig;
  *   mbufs: 0                 #   packet pool size; 0 = sized from the ports
  *   logLevel: "*:warning"
  *   extraArgs: []            #   appended to the EAL command line as given
- * workers: 1                 # a count (ports dealt round-robin, threads not pinned), or a list:
- *   # - {cpu: 1, ports: [h0, h1]}
+ * workers: 1                 # one worker thread owns the core and every port; to pin it:
+ *   # - {cpu: 1, ports: [h0, h1]}  (ports optional; if given, every port with a device)
  * ports:                     # switch port i is the i-th entry
  *   - name: h0
  *     device: "net_af_packet0,iface=pfcsw-h0"   # or a PCI address 0000:3b:00.0, net_af_xdp0,iface=..., net_ring0, ...
@@ -46,7 +46,6 @@ import org.pfcswitch.mmu.MmuConfig;
  * forwarding:
  *   learning: true
  *   tableSize: 4096
- *   drain: 100us             # longest a frame waits in a TX buffer for company
  *   staticMacs: [{mac: 02:00:00:00:00:01, port: h0}]
  * classification:
  *   trust: dscp              # dscp | pcp
@@ -75,36 +74,37 @@ public final class SwitchConfigReader {
         root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "poll", "testbed");
         SwitchConfig.Eal eal = eal(root);
         List<SwitchConfig.Port> ports = ports(root);
-        List<SwitchConfig.Worker> workers = workers(root, ports.stream().filter(p -> !p.isClone()).toList());
-        ConfigNode fwd = root.optionalChild("forwarding").orElse(ConfigNode.parse(root.file(), "{}"));
-        fwd.allowOnly("learning", "tableSize", "drain", "staticMacs");
-        List<SwitchConfig.StaticMac> statics = new ArrayList<>();
-        for (ConfigNode s : fwd.children("staticMacs")) {
-            s.allowOnly("mac", "port");
-            String port = s.string("port");
-            if (ports.stream().noneMatch(p -> p.name().equals(port))) {
-                throw s.error("port", "no port is called '" + port + "' (ports: " + names(ports) + ")");
-            }
-            statics.add(new SwitchConfig.StaticMac(mac(s, "mac"), port));
-        }
-        long drain = fwd.nanos("drain", Forwarder.DEFAULT_DRAIN_NANOS);
-        if (drain < 1_000 || drain > 100_000_000) {
-            throw fwd.error("drain", "must be between 1us and 100ms, got " + drain + " ns");
-        }
-        SwitchConfig.Forwarding forwarding = new SwitchConfig.Forwarding(statics, fwd.bool("learning", true),
-                fwd.integer("tableSize", 4096, 16, 1 << 24));
+        String workerCpus = workerCpus(root, ports.stream().filter(p -> !p.isClone()).toList());
         List<MmuConfigLoader.PortLink> links = new ArrayList<>();
         for (SwitchConfig.Port p : ports) {
             links.add(new MmuConfigLoader.PortLink(p.speedBps(), p.cableDelayNanos()));
         }
         MmuConfig mmu = MmuConfigLoader.load(root, schemeOverride, links, "ports: entries");
-        int quanta = root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
-                .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA);
+        CoreConfig.Builder core = CoreConfig.builder(mmu).classifier(classifier(root));
+        ConfigNode fwd = root.optionalChild("forwarding").orElse(ConfigNode.parse(root.file(), "{}"));
+        fwd.allowOnly("learning", "tableSize", "staticMacs");
+        core.learning(fwd.bool("learning", true)).tableCapacity(fwd.integer("tableSize", 4096, 16, 1 << 24));
+        for (ConfigNode s : fwd.children("staticMacs")) {
+            s.allowOnly("mac", "port");
+            String port = s.string("port");
+            int index = indexOf(ports, port);
+            if (index < 0) {
+                throw s.error("port", "no port is called '" + port + "' (ports: " + names(ports) + ")");
+            }
+            core.staticMac(mac(s, "mac"), index);
+        }
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i).mac() != -1) {
+                core.portMac(i, ports.get(i).mac());     // device ports without one get the device's at start
+            }
+        }
+        core.pauseQuanta(root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
+                .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA));
         long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");
         }
-        return new SwitchConfig(eal, ports, workers, forwarding, classifier(root), drain, mmu, quanta, idleSleep);
+        return new SwitchConfig(eal, ports, workerCpus, core.build(), idleSleep);
     }
 
     private static SwitchConfig.Eal eal(ConfigNode root) {
@@ -219,66 +219,64 @@ public final class SwitchConfigReader {
         return clones;
     }
 
-    private static List<SwitchConfig.Worker> workers(ConfigNode root, List<SwitchConfig.Port> ports) {
+    /**
+     * {@code workers: 1} (not pinned) or {@code workers: [{cpu: 2, ports: [h0, h1]}]}: one worker
+     * thread owns the switch core and every port; its {@code ports}, when given, must name every
+     * port with a device. Returns its CPU list, or null.
+     */
+    private static String workerCpus(ConfigNode root, List<SwitchConfig.Port> devicePorts) {
+        if (!root.has("workers")) {
+            return null;
+        }
         List<ConfigNode> list;
-        int count;
         try {
-            count = root.integer("workers", 1, 1, ports.size());
-            list = null;
-        } catch (ConfigException notACount) {
-            if (notACount.getMessage().contains("must be between")) {
-                throw notACount;
-            }
+            root.integer("workers", 1, 1, 1);
+            return null;
+        } catch (ConfigException notOne) {
             try {
                 list = root.children("workers");
-            } catch (ConfigException neither) {
-                throw root.error("workers", "expected a worker count (e.g. 2) or a list like [{cpu: 1, ports: [h0, h1]}]");
+            } catch (ConfigException notAList) {
+                throw root.error("workers", "the switch core runs on one worker thread that owns every port:"
+                        + " give workers: 1 or one entry like [{cpu: 2, ports: [" + names(devicePorts) + "]}]");
             }
-            count = list.size();
         }
-        List<SwitchConfig.Worker> workers = new ArrayList<>();
-        if (list == null) {
-            for (int w = 0; w < count; w++) {
-                List<String> owned = new ArrayList<>();
-                for (int p = w; p < ports.size(); p += count) {
-                    owned.add(ports.get(p).name());
-                }
-                workers.add(new SwitchConfig.Worker(null, owned));
-            }
-            return workers;
+        if (list.size() != 1) {
+            throw root.error("workers", "the switch core runs on one worker thread that owns every port;"
+                    + " give one entry, not " + list.size());
         }
-        Map<String, String> owner = new HashMap<>();
-        for (ConfigNode w : list) {
-            w.allowOnly("cpu", "ports");
-            String cpus = w.has("cpu") ? w.string("cpu") : null;
-            if (cpus != null) {
-                try {
-                    ThreadAffinity.parseCpuList(cpus);
-                } catch (IllegalArgumentException e) {
-                    throw w.error("cpu", e.getMessage());
-                }
+        ConfigNode w = list.getFirst();
+        w.allowOnly("cpu", "ports");
+        String cpus = w.has("cpu") ? w.string("cpu") : null;
+        if (cpus != null) {
+            try {
+                ThreadAffinity.parseCpuList(cpus);
+            } catch (IllegalArgumentException e) {
+                throw w.error("cpu", e.getMessage());
             }
+        }
+        if (w.has("ports")) {
             List<String> owned = w.strings("ports");
-            if (owned.isEmpty()) {
-                throw w.error("ports", "missing: a worker needs at least one port");
-            }
             for (String name : owned) {
-                if (ports.stream().noneMatch(p -> p.name().equals(name))) {
-                    throw w.error("ports", "no port is called '" + name + "' (ports: " + names(ports) + ")");
-                }
-                String previous = owner.putIfAbsent(name, w.path());
-                if (previous != null) {
-                    throw w.error("ports", "port " + name + " is already owned by " + previous + " (each port has one worker)");
+                if (indexOf(devicePorts, name) < 0) {
+                    throw w.error("ports", "no port with a device is called '" + name + "' (ports: " + names(devicePorts) + ")");
                 }
             }
-            workers.add(new SwitchConfig.Worker(cpus, owned));
-        }
-        for (SwitchConfig.Port p : ports) {
-            if (!owner.containsKey(p.name())) {
-                throw root.error("workers", "port " + p.name() + " is owned by no worker");
+            for (SwitchConfig.Port p : devicePorts) {
+                if (!owned.contains(p.name())) {
+                    throw w.error("ports", "port " + p.name() + " is owned by no worker (the one worker owns every port)");
+                }
             }
         }
-        return workers;
+        return cpus;
+    }
+
+    private static int indexOf(List<SwitchConfig.Port> ports, String name) {
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static PriorityClassifier classifier(ConfigNode root) {

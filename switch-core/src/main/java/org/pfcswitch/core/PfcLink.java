@@ -1,0 +1,172 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.codec.Bfc;
+import org.pfcswitch.codec.Ethernet;
+import org.pfcswitch.codec.FrameKind;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.mmu.FlowControl;
+import org.pfcswitch.mmu.FlowControlListener;
+
+/**
+ * IEEE 802.1Qbb priority flow control on every port: a frame's queue is its priority; received PFC
+ * (and 802.3x PAUSE) frames pause a priority for their quanta at the port's speed ({@link PauseTimers});
+ * the MMU's XOFF/XON transitions become PFC frames out of the ingress port ({@link PfcEmitter}),
+ * refreshed at half the pause time while the priority stays XOFF.
+ */
+final class PfcLink implements LinkControl {
+
+    private static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+    private final PauseTimers pauses;
+    private final PfcEmitter emitter;
+    private final SwitchCounters counters;
+    private final DeadlineHeap timers;
+    private final int timerBase;
+    private final long[] refreshNanos;
+    private final int[] quantaScratch = new int[PRIORITIES];
+    private FlowControl flowControl;
+
+    PfcLink(long[] speedBps, int pauseQuanta, SwitchCounters counters, DeadlineHeap timers, int timerBase) {
+        this.ports = speedBps.length;
+        this.pauses = new PauseTimers(speedBps);
+        this.emitter = new PfcEmitter(ports, pauseQuanta);
+        this.counters = counters;
+        this.timers = timers;
+        this.timerBase = timerBase;
+        this.refreshNanos = new long[ports];
+        for (int p = 0; p < ports; p++) {
+            refreshNanos[p] = Math.max(1, MacControl.quantaToNanos(pauseQuanta, speedBps[p]) / 2);
+        }
+    }
+
+    /** Where the MMU reports XOFF/XON transitions. */
+    FlowControlListener mmuListener() {
+        return emitter;
+    }
+
+    /** The MMU's flow control, whose advertised vectors the PFC frames carry. */
+    PfcLink attach(FlowControl mmuFlowControl) {
+        this.flowControl = mmuFlowControl;
+        return this;
+    }
+
+    @Override
+    public int queuesPerPort() {
+        return PRIORITIES;
+    }
+
+    @Override
+    public int queueFor(ParsedFrame frame, int priority, int outPort, long now) {
+        return priority;
+    }
+
+    @Override
+    public void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue,
+                           long now) {}
+
+    @Override
+    public void onDequeued(PacketSlots slots, int slot, int outPort, int queue, MemorySegment bytes, long frameOffset,
+                           long now) {}
+
+    @Override
+    public int receive(int port, ParsedFrame frame, long now) {
+        int type = frame.etherType();
+        if (type == Bfc.TYPE_CONTROL) {
+            counters.foreignControl[port]++;            // BFC on a PFC port: link-local, never forwarded, not obeyed
+            return CONSUMED;
+        }
+        if (type != Ethernet.TYPE_MAC_CONTROL) {
+            return NOT_CONTROL;
+        }
+        if (frame.isPfc()) {
+            counters.pfcFramesRx[port]++;
+            int classEnable = frame.classEnable();
+            for (int v = classEnable; v != 0; v &= v - 1) {
+                int p = Integer.numberOfTrailingZeros(v);
+                int quanta = frame.quanta(p);
+                quantaScratch[p] = quanta;
+                (quanta == 0 ? counters.pfcXonRx : counters.pfcXoffRx)[port * PRIORITIES + p]++;
+            }
+            return pauses.applyPfc(port, classEnable, quantaScratch, now) != 0 ? RESUMED : CONSUMED;
+        }
+        if (frame.kind() == FrameKind.PAUSE) {
+            counters.pauseFramesRx[port]++;
+            boolean resumed = false;
+            for (int p = 0; p < PRIORITIES; p++) {
+                resumed |= pauses.apply(port, p, frame.pauseQuanta(), now);
+            }
+            return resumed ? RESUMED : CONSUMED;
+        }
+        counters.malformed[port]++;                 // another MAC-control opcode: never forwarded
+        return CONSUMED;
+    }
+
+    @Override
+    public int pausedMask(int port, int candidates, long now) {
+        return pauses.pausedMask(port, candidates, now);
+    }
+
+    @Override
+    public long earliestResume(int port, int queues) {
+        return pauses.earliestResume(port, queues);
+    }
+
+    @Override
+    public boolean owesFrame(int port) {
+        return emitter.owesFrame(port);
+    }
+
+    @Override
+    public int nextOwingPort() {
+        return emitter.nextOwingPort();
+    }
+
+    @Override
+    public int writeOwedFrame(int port, MemorySegment bytes, long offset, long srcMac, long now) {
+        int advertised = flowControl.advertisedVector(port);
+        int resumed = emitter.resumedMask(port) & ~advertised;
+        if ((advertised | resumed) == 0) {
+            emitter.forgive(port);                      // XOFF and XON cancelled out: nothing to say
+            return 0;
+        }
+        int length = emitter.write(port, advertised, bytes, offset, srcMac);
+        counters.pfcFramesTx[port]++;
+        for (int v = advertised; v != 0; v &= v - 1) {
+            counters.pfcXoffTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+        }
+        for (int v = resumed; v != 0; v &= v - 1) {
+            counters.pfcXonTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+        }
+        if (advertised != 0) {
+            timers.set(timerBase + port, now + refreshNanos[port]);
+        } else {
+            timers.cancel(timerBase + port);
+        }
+        return length;
+    }
+
+    @Override
+    public void onTimer(int port, long now) {
+        if (flowControl.advertisedVector(port) != 0) {
+            emitter.requestFrame(port);                 // refresh before the upstream's pause runs out
+        }
+    }
+
+    @Override
+    public long pausedNanos(int port, int queue, long now) {
+        return pauses.pausedNanos(port, queue, now);
+    }
+
+    @Override
+    public long pauseFramesSent(int port) {
+        long n = 0;
+        for (int prio = 0; prio < PRIORITIES; prio++) {
+            n += counters.pfcXoffTx[port * PRIORITIES + prio];
+        }
+        return Math.min(n, counters.pfcFramesTx[port]);   // one frame may pause several priorities: counted once
+    }
+}

@@ -1,0 +1,489 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+import org.pfcswitch.codec.Ethernet;
+import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParseError;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.mmu.Mmu;
+import org.pfcswitch.mmu.RandomSource;
+import org.pfcswitch.mmu.Verdict;
+import org.pfcswitch.mmu.scheme.Bfc;
+
+/**
+ * The switch: frames in, frames out, time passed in. One instance is owned by one thread and
+ * reads no clock; every driver (virtual time, DPDK poll loop, a test) feeds it three things:
+ *
+ * <pre>
+ *   core.onFrame(port, handle, now);      // a frame arrived; the core owns the handle from now on
+ *   core.onTimer(now);                    // whenever now >= core.nextTimerDue()
+ *   sink.transmit(port, handle, len, t)   // the core's output: a frame starts on the line at t
+ * </pre>
+ *
+ * A received frame is parsed in place, classified to a priority, forwarded by MAC (an ECMP
+ * group chosen by flow hash, else static, learned, or flooded), admitted by the MMU and queued at
+ * its egress port in the queue the {@link LinkControl} picks (the priority under PFC, the flow's
+ * queue under BFC). Each port has a shaper at its line rate: when the line is free, the port sends
+ * an owed control frame first, else the head of the queue its scheduler picks among those the
+ * downstream neighbour has not paused; a frame on the line always finishes. Leaving frames are
+ * ECN-marked when the MMU says so and released from the MMU. Pauses towards the upstream
+ * neighbours (PFC frames from the MMU's XOFF/XON, or BFC pauses from over-threshold arrivals) are
+ * the link control's business; the core only gives them the line first.
+ *
+ * <p>Per-packet state lives in primitive arrays indexed by slot; after warm-up (the first time
+ * queues reach their depth) the per-frame path allocates nothing.
+ */
+public final class SwitchCore {
+
+    /** What {@link #nextTimerDue} returns when no timer is set. */
+    public static final long NO_TIMER = DeadlineHeap.NEVER;
+
+    private static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+    private final PacketMemory memory;
+    private final MemorySegment bytes;
+    private final FrameAllocator allocator;
+    private final FrameSink sink;
+    private final Mmu mmu;
+    private final LinkControl link;
+    private final PriorityClassifier classifier;
+    private final ForwardingTable table;
+    private final EcmpRoutes ecmp;
+    private final PacketSlots slots = new PacketSlots(1024);
+    private final EgressQueues queues;
+    private final EgressScheduler scheduler;
+    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer. */
+    private final DeadlineHeap timers;
+    private final SwitchCounters counters;
+    private final long[] speedBps;
+    private final long[] portMac;
+    private final long[] lineFreeAt;
+    // lineNanos(): per port, the last frame length sent and its LineRate time (spares a division per frame)
+    private final int[] lastLength;
+    private final long[] lastLineNanos;
+    /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
+    private final boolean shaped;
+    private final ParsedFrame parsed = new ParsedFrame();
+
+    /**
+     * @param memory    turns the driver's handles into bytes
+     * @param allocator buffers for the frames the core builds, and where consumed or dropped frames go
+     * @param sink      where transmitted frames go
+     * @param random    the MMU's randomness (ECN marking); seed it for reproducible runs
+     */
+    public SwitchCore(CoreConfig config, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
+                      RandomSource random) {
+        this.ports = config.ports();
+        this.memory = memory;
+        this.bytes = memory.bytes();
+        this.allocator = allocator;
+        this.sink = sink;
+        this.speedBps = new long[ports];
+        this.portMac = new long[ports];
+        for (int p = 0; p < ports; p++) {
+            speedBps[p] = config.speedBps(p);
+            portMac[p] = config.portMac(p);
+        }
+        this.timers = new DeadlineHeap(2 * ports);
+        this.counters = new SwitchCounters(ports);
+        // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
+        // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
+        PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
+        this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
+        if (mmu.scheme() instanceof Bfc bfc) {
+            BfcLink bfcLink = new BfcLink(bfc.backpressure(), config.bfcBitmapPeriodNanos(), counters, timers, ports);
+            this.link = bfcLink;
+            this.scheduler = EgressScheduler.fairQueuing(ports, bfcLink.queuesPerPort(), config.mmu().mtuBytes(),
+                    bfcLink.classBands());
+        } else {
+            this.link = pfcLink.attach(mmu.flowControl());
+            this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
+        }
+        this.classifier = config.classifier();
+        this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
+        for (CoreConfig.StaticMac s : config.staticMacs()) {
+            table.addStatic(s.mac(), s.port());
+        }
+        this.ecmp = new EcmpRoutes(config.ecmpGroups());
+        this.queues = new EgressQueues(ports, link.queuesPerPort(), 64);
+        this.lineFreeAt = new long[ports];
+        this.lastLength = new int[ports];
+        this.lastLineNanos = new long[ports];
+        Arrays.fill(lastLength, -1);
+        this.shaped = config.shaped();
+    }
+
+    // ------------------------------------------------------------------ driver entry points
+
+    /** A frame arrived (its last bit was received) on {@code port} at {@code now}. */
+    public void onFrame(int port, long handle, long now) {
+        int length = memory.length(handle);
+        long offset = memory.offset(handle);
+        ParseError error = FrameParser.parse(bytes, offset, length, parsed);
+        if (error != ParseError.NONE) {
+            counters.countParseError(port, error);
+        }
+        if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
+            counters.malformed[port]++;
+            allocator.free(handle);
+        } else {
+            int control = link.receive(port, parsed, now);
+            if (control == LinkControl.NOT_CONTROL) {
+                forward(port, handle, offset, length, now);
+            } else {
+                allocator.free(handle);                 // link-local: never forwarded
+                if (control == LinkControl.RESUMED) {
+                    serve(port, now);
+                }
+            }
+        }
+        sendOwedControlFrames(now);
+    }
+
+    /** Runs every timer due at or before {@code now}: line wake-ups, pause expiries, link timers. */
+    public void onTimer(long now) {
+        while (timers.earliest() <= now) {
+            int id = timers.earliestId();
+            if (id < ports) {
+                // No cancel first: serve always ends by setting or cancelling this port's line timer,
+                // and moving it down from the top is one sift where cancel-then-set is three.
+                serve(id, now);
+            } else {
+                timers.cancel(id);
+                link.onTimer(id - ports, now);
+            }
+        }
+        sendOwedControlFrames(now);
+    }
+
+    /** When the core next needs {@link #onTimer}, or {@link #NO_TIMER}. */
+    public long nextTimerDue() {
+        return timers.earliest();
+    }
+
+    // ------------------------------------------------------------------ receive path
+
+    private void forward(int inPort, long handle, long offset, int length, long now) {
+        int priority = classifier.classify(parsed);
+        int key = inPort * PRIORITIES + priority;
+        counters.rxFrames[key]++;
+        counters.rxBytes[key] += length;
+        long dst = parsed.dstMac();
+        if (table.learning()) {
+            table.learn(parsed.srcMac(), inPort);
+        }
+        int outPort = MacAddress.isMulticast(dst) ? -1 : route(dst);
+        short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
+                ? (short) (parsed.ipv4Offset() - offset) : PacketSlots.NOT_ECN_CAPABLE;
+        if (outPort == inPort) {
+            counters.filtered[inPort]++;
+            allocator.free(handle);
+        } else if (outPort >= 0) {
+            admit(inPort, priority, outPort, handle, length, ipv4Offset, now);
+        } else {
+            flood(inPort, priority, handle, offset, length, ipv4Offset, now);
+        }
+    }
+
+    /**
+     * The egress port for unicast {@code dst}: its ECMP group's member for this frame's flow hash
+     * when it has a group, else the forwarding table's port, or -1 (flood). A switch without
+     * groups never computes the hash.
+     */
+    private int route(long dst) {
+        if (!ecmp.isEmpty()) {
+            int port = ecmp.lookup(dst, parsed.flowHash());
+            if (port != EcmpRoutes.NO_ROUTE) {
+                return port;
+            }
+        }
+        return table.lookup(dst);
+    }
+
+    private void flood(int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {
+        counters.flooded[inPort]++;
+        for (int out = 0; out < ports; out++) {
+            if (out == inPort) {
+                continue;
+            }
+            long copy = allocator.allocate(length);
+            if (copy == FrameAllocator.NO_HANDLE) {
+                counters.floodNoBuffer[inPort]++;
+                continue;
+            }
+            MemorySegment.copy(bytes, offset, bytes, memory.offset(copy), length);
+            admit(inPort, priority, out, copy, length, ipv4Offset, now);
+        }
+        allocator.free(handle);
+    }
+
+    /**
+     * MMU admission, then the egress queue the link control picks; a refused frame is dropped and
+     * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
+     */
+    private void admit(int inPort, int priority, int outPort, long handle, int length, short ipv4Offset, long now) {
+        int queue = link.queueFor(parsed, priority, outPort, now);
+        int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
+        if (!Verdict.isAdmitted(verdict)) {
+            counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
+            allocator.free(handle);
+            return;
+        }
+        int slot = slots.take();
+        slots.handle[slot] = handle;
+        slots.length[slot] = length;
+        slots.inPort[slot] = (short) inPort;
+        slots.priority[slot] = (byte) priority;
+        slots.ipv4Offset[slot] = ipv4Offset;
+        slots.enqueuedAt[slot] = now;
+        link.onEnqueued(slots, slot, parsed, inPort, outPort, queue, now);
+        queues.push(outPort, queue, slot, length);
+        int q = outPort * PRIORITIES + priority;
+        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
+        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
+        serve(outPort, now);
+    }
+
+    // ------------------------------------------------------------------ transmit path
+
+    /**
+     * Starts the next frame on {@code port} if its line is free, and sets the port's wake-up for
+     * when it can do something next (line free, a pause running out, a control-frame retry), if ever.
+     * Every path ends by setting or cancelling timer {@code port} ({@link #onTimer} relies on it).
+     */
+    private void serve(int port, long now) {
+        if (lineFreeAt[port] > now) {
+            timers.set(port, lineFreeAt[port]);
+            return;
+        }
+        long wake = DeadlineHeap.NEVER;
+        if (link.owesFrame(port)) {
+            if (sendControl(port, now)) {
+                if (shaped) {
+                    timers.set(port, lineFreeAt[port]);
+                    return;
+                }
+                serve(port, now);                       // unshaped: the line is free again at once
+                return;
+            }
+            if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
+                wake = now + LineRate.nanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
+            }
+        }
+        int nonEmpty = queues.nonEmptyMask(port);
+        if (nonEmpty != 0) {
+            int paused = link.pausedMask(port, nonEmpty, now);
+            int eligible = nonEmpty & ~paused;
+            if (eligible != 0) {
+                transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+                if (shaped) {
+                    timers.set(port, lineFreeAt[port]);
+                    return;
+                }
+                serveUnshaped(port, now);
+                return;
+            }
+            wake = Math.min(wake, link.earliestResume(port, paused));
+        }
+        if (wake == DeadlineHeap.NEVER) {
+            timers.cancel(port);
+        } else {
+            timers.set(port, wake);
+        }
+    }
+
+    /**
+     * Shaper off, after a frame left: the line is free again at once, so the port goes on sending
+     * what its scheduler picks until nothing is eligible, then sets or cancels its timer as
+     * {@link #serve} does. Control frames owed meanwhile go first, as in {@code serve}.
+     */
+    private void serveUnshaped(int port, long now) {
+        while (!link.owesFrame(port)) {
+            int nonEmpty = queues.nonEmptyMask(port);
+            if (nonEmpty == 0) {
+                break;
+            }
+            int eligible = nonEmpty & ~link.pausedMask(port, nonEmpty, now);
+            if (eligible == 0) {
+                break;
+            }
+            transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+        }
+        serve(port, now);
+    }
+
+    private void transmitHead(int port, int queue, long now) {
+        int slot = queues.peek(port, queue);
+        int length = slots.length[slot];
+        queues.pop(port, queue, length);
+        scheduler.onDequeued(port, queue, length, (queues.nonEmptyMask(port) >>> queue & 1) == 0);
+        long handle = slots.handle[slot];
+        long frameOffset = memory.offset(handle);
+        int priority = slots.priority[slot];
+        int key = port * PRIORITIES + priority;
+        short ipv4Offset = slots.ipv4Offset[slot];
+        if (ipv4Offset >= 0) {
+            markEcn(port, priority, frameOffset + ipv4Offset);
+        }
+        mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+        link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
+        countTransmitted(key, length, now - slots.enqueuedAt[slot]);
+        slots.release(slot);
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
+    }
+
+    /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
+    private void markEcn(int port, int priority, long ipv4At) {
+        if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
+            counters.ecnMarked[port * PRIORITIES + priority]++;
+        }
+    }
+
+    /** The tx counters of a frame leaving queue {@code key} after {@code waited} ns. (Its own method: keeps {@link #transmitHead} inlinable.) */
+    private void countTransmitted(int key, int length, long waited) {
+        counters.queueDelaySumNanos[key] += waited;
+        counters.queueDelayMaxNanos[key] = Math.max(counters.queueDelayMaxNanos[key], waited);
+        counters.txFrames[key]++;
+        counters.txBytes[key] += length;
+    }
+
+    /** {@link LineRate#nanos} of {@code length} bytes on {@code port}, remembered for the port's last length. */
+    private long lineNanos(int port, int length) {
+        if (lastLength[port] != length) {
+            lastLength[port] = length;
+            lastLineNanos[port] = LineRate.nanos(length, speedBps[port]);
+        }
+        return lastLineNanos[port];
+    }
+
+    /**
+     * Sends the control frame {@code port} owes, if it still says something.
+     *
+     * @return true when a frame went on the line
+     */
+    private boolean sendControl(int port, long now) {
+        long handle = allocator.allocate(Ethernet.MIN_FRAME_BYTES);
+        if (handle == FrameAllocator.NO_HANDLE) {
+            counters.controlNoBuffer[port]++;
+            return false;
+        }
+        int length = link.writeOwedFrame(port, bytes, memory.offset(handle), portMac[port], now);
+        if (length == 0) {
+            allocator.free(handle);
+            return false;
+        }
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
+        return true;
+    }
+
+    /** Serves the ports that came to owe a control frame during the last event (the MMU calls back mid-operation). */
+    private void sendOwedControlFrames(long now) {
+        for (int port = link.nextOwingPort(); port >= 0; port = link.nextOwingPort()) {
+            serve(port, now);
+        }
+    }
+
+    /**
+     * Shutdown: takes every frame out of the egress queues, releases it from the MMU and gives its
+     * buffer back to the allocator, so the driver can check that no buffer is missing. The core
+     * sends nothing more for these frames; call it once the driver has stopped feeding the core.
+     *
+     * @return frames discarded
+     */
+    public int discardQueuedFrames(long now) {
+        int discarded = 0;
+        for (int port = 0; port < ports; port++) {
+            for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
+                while (queues.frames(port, queue) > 0) {
+                    int slot = queues.peek(port, queue);
+                    int length = slots.length[slot];
+                    queues.pop(port, queue, length);
+                    int priority = slots.priority[slot];
+                    mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+                    long handle = slots.handle[slot];
+                    link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
+                    slots.release(slot);
+                    allocator.free(handle);
+                    discarded++;
+                }
+            }
+        }
+        return discarded;
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    public int ports() {
+        return ports;
+    }
+
+    public Mmu mmu() {
+        return mmu;
+    }
+
+    public SwitchCounters counters() {
+        return counters;
+    }
+
+    public ForwardingTable forwardingTable() {
+        return table;
+    }
+
+    public long speedBps(int port) {
+        return speedBps[port];
+    }
+
+    /** Frames waiting in egress queue {@code (port, queue)} (the queue is the priority under PFC). */
+    public int queuedFrames(int port, int queue) {
+        return queues.frames(port, queue);
+    }
+
+    /** Bytes waiting in egress queue {@code (port, queue)} (the queue is the priority under PFC). */
+    public long queuedBytes(int port, int queue) {
+        return queues.bytes(port, queue);
+    }
+
+    /** Bytes waiting in all of {@code port}'s egress queues. */
+    public long queuedBytes(int port) {
+        return queues.portBytes(port);
+    }
+
+    /** Egress queues per port: 8 priorities under PFC, the per-flow queues under BFC. */
+    public int queuesPerPort() {
+        return queues.queuesPerPort();
+    }
+
+    /** Frames the core holds in its egress queues. */
+    public int framesHeld() {
+        return slots.inUse();
+    }
+
+    /** Whether the downstream neighbour keeps egress queue {@code (port, queue)} from starting a frame at {@code now}. */
+    public boolean isPaused(int port, int queue, long now) {
+        return link.pausedMask(port, 1 << queue, now) != 0;
+    }
+
+    /** Time egress queue {@code (port, queue)} has spent paused by its downstream neighbour, up to {@code now}. */
+    public long pausedNanos(int port, int queue, long now) {
+        return link.pausedNanos(port, queue, now);
+    }
+
+    /** Control frames {@code port} sent that paused its upstream neighbour (PFC XOFF or BFC PAUSE frames). */
+    public long pauseFramesSent(int port) {
+        return link.pauseFramesSent(port);
+    }
+
+    /** When the frame now on {@code port}'s line has left it (in the past when the line is idle). */
+    public long lineFreeAt(int port) {
+        return lineFreeAt[port];
+    }
+}

@@ -1,0 +1,160 @@
+package org.pfcswitch.core;
+
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParseError;
+import org.pfcswitch.mmu.Verdict;
+
+/**
+ * The core's counters: plain {@code long} arrays with one writer (the thread that owns the core),
+ * indexed by port or by {@code port * 8 + priority}. Data frames are counted by priority; PFC
+ * frames separately, per priority bit. Readers on other threads see recent but unordered values;
+ * a virtual-time run reads them after the run, exactly.
+ */
+public final class SwitchCounters {
+
+    public static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+
+    /** Data frames and bytes received, by (ingress port, priority). */
+    public final long[] rxFrames;
+    public final long[] rxBytes;
+    /** Data frames and bytes transmitted, by (egress port, priority). */
+    public final long[] txFrames;
+    public final long[] txBytes;
+    /** Frames dropped at admission, by {@code ((ingress port * 8 + priority) * 4 + Verdict.dropIndex)}. */
+    public final long[] drops;
+    /** PFC frames received and sent, by port (one frame may carry several priorities). */
+    public final long[] pfcFramesRx;
+    public final long[] pfcFramesTx;
+    /** Per priority bit of the PFC frames: pause (quanta &gt; 0) and resume (quanta 0), received and sent. */
+    public final long[] pfcXoffRx;
+    public final long[] pfcXonRx;
+    public final long[] pfcXoffTx;
+    public final long[] pfcXonTx;
+    /** 802.3x PAUSE frames received (they pause every priority), by port. */
+    public final long[] pauseFramesRx;
+    /** Control frames (PFC, BFC) the core wanted to send but got no buffer for (sent later), by port. */
+    public final long[] controlNoBuffer;
+    /** BFC control frames sent, by port and kind: PAUSE and RESUME of one upstream queue, periodic BITMAP. */
+    public final long[] bfcPauseTx;
+    public final long[] bfcResumeTx;
+    public final long[] bfcBitmapTx;
+    /** BFC control frames received and applied, by port. */
+    public final long[] bfcControlRx;
+    /** BFC control frames received and ignored, by port: stale sequence number or a queue out of range. */
+    public final long[] bfcControlIgnored;
+    /** Data frames whose BFC shim names an upstream queue we keep no pause counter for (not backpressured), by ingress port. */
+    public final long[] bfcBadUpstreamQueue;
+    /** Control frames of a flow control the port does not run (PFC on a BFC switch, BFC on a PFC switch), by port. */
+    public final long[] foreignControl;
+    /** Frames marked CE at dequeue, by (egress port, priority). */
+    public final long[] ecnMarked;
+    /** Most bytes of one class ever waiting at an egress port (the MMU's egress view), by (egress port, priority). */
+    public final long[] maxQueueBytes;
+    /** Sum and maximum of the time frames waited in an egress queue, by (egress port, priority). */
+    public final long[] queueDelaySumNanos;
+    public final long[] queueDelayMaxNanos;
+    /** Frames whose destination sat behind their ingress port (filtered), by ingress port. */
+    public final long[] filtered;
+    /** Frames copied to every other port (multicast or unknown destination), by ingress port. */
+    public final long[] flooded;
+    /** Frames dropped before admission: shorter than a header, other MAC control, by ingress port. */
+    public final long[] malformed;
+    /**
+     * Frames whose parse found something wrong, by {@code port * ParseError count + ordinal}
+     * ({@link #parseErrors(int, ParseError)}), whatever happened to them next: a runt or a MAC-control
+     * frame of an unknown opcode is dropped ({@link #malformed}), a PFC frame with reserved bits set
+     * is obeyed for its eight priorities, an IPv4 header that does not add up is forwarded on the
+     * priority read so far.
+     */
+    public final long[] parseErrors;
+    /** Flood copies that got no buffer, by ingress port. */
+    public final long[] floodNoBuffer;
+    /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
+    long maxBufferBytes;
+
+    SwitchCounters(int ports) {
+        this.ports = ports;
+        int keys = ports * PRIORITIES;
+        rxFrames = new long[keys];
+        rxBytes = new long[keys];
+        txFrames = new long[keys];
+        txBytes = new long[keys];
+        drops = new long[keys * Verdict.DROP_REASONS];
+        pfcFramesRx = new long[ports];
+        pfcFramesTx = new long[ports];
+        pfcXoffRx = new long[keys];
+        pfcXonRx = new long[keys];
+        pfcXoffTx = new long[keys];
+        pfcXonTx = new long[keys];
+        pauseFramesRx = new long[ports];
+        controlNoBuffer = new long[ports];
+        bfcPauseTx = new long[ports];
+        bfcResumeTx = new long[ports];
+        bfcBitmapTx = new long[ports];
+        bfcControlRx = new long[ports];
+        bfcControlIgnored = new long[ports];
+        bfcBadUpstreamQueue = new long[ports];
+        foreignControl = new long[ports];
+        ecnMarked = new long[keys];
+        maxQueueBytes = new long[keys];
+        queueDelaySumNanos = new long[keys];
+        queueDelayMaxNanos = new long[keys];
+        filtered = new long[ports];
+        flooded = new long[ports];
+        malformed = new long[ports];
+        floodNoBuffer = new long[ports];
+        parseErrors = new long[ports * PARSE_ERRORS];
+    }
+
+    private static final int PARSE_ERRORS = ParseError.values().length;
+
+    /** Frames received on {@code port} whose parse ended with {@code error}. */
+    public long parseErrors(int port, ParseError error) {
+        return parseErrors[port * PARSE_ERRORS + error.ordinal()];
+    }
+
+    void countParseError(int port, ParseError error) {
+        parseErrors[port * PARSE_ERRORS + error.ordinal()]++;
+    }
+
+    public int ports() {
+        return ports;
+    }
+
+    public long maxBufferBytes() {
+        return maxBufferBytes;
+    }
+
+    /** Drops of frames from {@code (port, priority)} for {@code verdict} (a {@code Verdict.DROP_*}). */
+    public long drops(int port, int priority, int verdict) {
+        return drops[(port * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)];
+    }
+
+    /** Admission drops of every reason, priority and port. */
+    public long totalDrops() {
+        return sum(drops);
+    }
+
+    public long rxFrames(int port) { return sumPort(rxFrames, port); }
+    public long rxBytes(int port) { return sumPort(rxBytes, port); }
+    public long txFrames(int port) { return sumPort(txFrames, port); }
+    public long txBytes(int port) { return sumPort(txBytes, port); }
+
+    static long sum(long[] counter) {
+        long s = 0;
+        for (long v : counter) {
+            s += v;
+        }
+        return s;
+    }
+
+    private static long sumPort(long[] counter, int port) {
+        long s = 0;
+        for (int q = 0; q < PRIORITIES; q++) {
+            s += counter[port * PRIORITIES + q];
+        }
+        return s;
+    }
+}

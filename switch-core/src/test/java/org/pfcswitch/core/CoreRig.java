@@ -1,0 +1,113 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.RoceFrameBuilder;
+import org.pfcswitch.mmu.RandomSource;
+
+/**
+ * A test driver for {@link SwitchCore}: a heap slab of 2 KiB frame buffers, a clock the test
+ * moves, and a record of every frame the core transmits (or, for the allocation test, a counter).
+ */
+final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
+
+    static final int SLOT_BYTES = 2048;
+
+    /** One transmitted frame, with a copy of its bytes taken at transmit time. */
+    record Sent(int port, long start, int length, byte[] bytes) {}
+
+    final SwitchCore core;
+    final List<Sent> sent = new ArrayList<>();
+    long transmitted;
+    private final boolean record;
+    private final MemorySegment slab;
+    private final int[] length;
+    private final int[] free;
+    private int freeCount;
+    private final RoceFrameBuilder roce = new RoceFrameBuilder();
+
+    CoreRig(CoreConfig config, int slots, boolean record) {
+        this.record = record;
+        slab = MemorySegment.ofArray(new long[slots * SLOT_BYTES / 8]);
+        length = new int[slots];
+        free = new int[slots];
+        for (int i = 0; i < slots; i++) {
+            free[freeCount++] = slots - 1 - i;
+        }
+        core = new SwitchCore(config, this, this, this, RandomSource.seeded(7));
+    }
+
+    CoreRig(CoreConfig config) {
+        this(config, 1 << 14, true);
+    }
+
+    // PacketMemory
+    @Override public MemorySegment bytes() { return slab; }
+    @Override public long offset(long handle) { return handle * SLOT_BYTES; }
+    @Override public int length(long handle) { return length[(int) handle]; }
+
+    // FrameAllocator
+    @Override
+    public long allocate(int len) {
+        if (freeCount == 0) {
+            return NO_HANDLE;
+        }
+        int h = free[--freeCount];
+        length[h] = len;
+        return h;
+    }
+
+    @Override
+    public void free(long handle) {
+        free[freeCount++] = (int) handle;
+    }
+
+    int buffersInUse() {
+        return length.length - freeCount;
+    }
+
+    // FrameSink
+    @Override
+    public void transmit(int port, long handle, int len, long start) {
+        transmitted++;
+        if (record) {
+            sent.add(new Sent(port, start, len, frame(handle).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+        }
+        free(handle);
+    }
+
+    /** Runs the core's timers up to and including {@code until}. */
+    void runUntil(long until) {
+        for (long due = core.nextTimerDue(); due <= until; due = core.nextTimerDue()) {
+            core.onTimer(due);
+        }
+    }
+
+    /** A RoCEv2 WRITE frame with {@code payload} bytes, DSCP {@code dscp}, ECT(0) unless told otherwise. */
+    long roceFrame(long dstMac, long srcMac, int dscp, int ecn, int payload, int psn) {
+        roce.macs(dstMac, srcMac).ips(0x0A00_0001, 0x0A00_0002).dscp(dscp).ecn(ecn).destQp(17).psn(psn)
+                .payloadBytes(payload);
+        long h = allocate(roce.frameLength());
+        roce.write(slab, offset(h));
+        return h;
+    }
+
+    void receiveRoce(int port, long dstMac, long srcMac, int dscp, int payload, long now) {
+        core.onFrame(port, roceFrame(dstMac, srcMac, dscp, Ipv4.ECN_ECT0, payload, 0), now);
+    }
+
+    /** A PFC frame arriving on {@code port}: every priority in {@code classEnable} gets {@code quanta}. */
+    void receivePfc(int port, int classEnable, int quanta, long now) {
+        long h = allocate(60);
+        MacControl.writePfc(slab, offset(h), 0x0200_0000_00EEL, classEnable, quanta);
+        core.onFrame(port, h, now);
+    }
+
+    List<Sent> sentOn(int port) {
+        return sent.stream().filter(s -> s.port() == port).toList();
+    }
+}

@@ -1,0 +1,535 @@
+package org.pfcswitch.testbed.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.testbed.DcqcnConfig;
+import org.pfcswitch.testbed.FlowSizeCdf;
+import org.pfcswitch.testbed.Incast;
+import org.pfcswitch.testbed.LongLivedFlow;
+import org.pfcswitch.testbed.PoissonFlows;
+import org.pfcswitch.testbed.Replay;
+import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.SynchronizedPoissonFlows;
+import org.pfcswitch.testbed.Traffic;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+/**
+ * Reads a scenario file ({@code testbed-configs/scenarios/*.yaml}) into a {@link Scenario}, after
+ * applying {@code --set key.path=value} overrides to the YAML tree. Every mistake is one
+ * {@link ConfigException} line naming the file and the key.
+ *
+ * <pre>
+ * name: spfc-victim
+ * duration: 12ms                 # simulated time
+ * seed: 1
+ * schemes: [dt, spfc]            # what sim runs without --scheme
+ * sample: 20us                   # time-series period
+ * measure: {from: 1ms, to: 12ms} # throughput window
+ * payloadMtu: 1000               # RDMA payload per packet
+ * cc: {mode: dcqcn}              # dcqcn | none; dcqcn keys override DcqcnConfig defaults:
+ *                                #   g, alphaInterval, timer, byteCounter, fastRecovery, ai, hai, minRate, cnpInterval
+ * pfc: {pauseQuanta: 65535}
+ * hosts:                         # in switch-port order; count: n makes name0..name(n-1)
+ *   - {name: H, count: 30, speed: 100G, delay: 9us}
+ *   - {name: R1, speed: 100G, delay: 1us}
+ * topology:                      # optional; instead of hosts:, a leaf-spine whose hosts are named
+ *   kind: leafSpine              #   L0H0 .. L(leaves-1)H(hostsPerLeaf-1) (kind: single = the hosts: switch)
+ *   leaves: 2
+ *   spines: 2
+ *   hostsPerLeaf: 4
+ *   hostSpeed: 100G              # every host link
+ *   hostDelay: 1us
+ *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
+ *   fabricDelay: 1us
+ * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
+ * traffic:                       # by name; kinds: flow, incast, poisson, replay
+ *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
+ *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
+ *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
+ *   clones: {kind: replay, of: H1, from: C0, count: 5, pfc: ignore}
+ *                                # C0..C4 become clone ports: the switch replays H1's data frames on
+ *                                # them at the same instants (their links must equal H1's); a PAUSE to
+ *                                # them is ignored (default) or makes them skip copies while paused
+ *                                # (skip); count: 0 = none. Reported as the copies' throughput.
+ *   webBursts: {kind: poisson, synchronized: true, from: H1, count: 29, to: R2, cdf: ../workloads/websearch.cdf,
+ *            load: 0.2, start: 0us, stop: 10ms}
+ * report: {ports: [H0, R1, R2], fctBins: [10KB, 100KB, 1MB], fctByTraffic: false}
+ * </pre>
+ * A {@code poisson} traffic gives each sender its own Poisson process; each flow goes to a receiver
+ * drawn uniformly from {@code to} (never the sender itself), and {@code load} is the fraction of
+ * each <em>sender's</em> line rate it offers (payload bits). With {@code synchronized: true} the
+ * senders share one Poisson process instead: every arrival starts one flow from each sender at the
+ * same instant, all of one size (drawn once per arrival) to one receiver (drawn once per arrival
+ * from {@code to}, which must not include a sender), and {@code load} is what the whole group
+ * offers as a fraction of the <em>receivers'</em> combined line rate; with one receiver, the
+ * fraction of that receiver's link (the group's bottleneck). {@code report.fctByTraffic: true}
+ * adds FCT size bins per traffic (each generator's flows on their own) to the table and JSON.
+ * Host selectors ({@code from}, {@code to}) are a host name, a list of names, or {@code all} (every
+ * host but clone ports; a clone port is never a flow's endpoint);
+ * {@code count: n} with one name takes n consecutive hosts from it. A {@code cdf} path is relative
+ * to the scenario file's folder. In a leaf-spine every switch gets the {@code mmu:} settings; a
+ * leaf reaches remote hosts through an ECMP group over its spine uplinks (see the testbed's
+ * {@code Testbed.leafSpine}); report ports are host ports on their leaves, and the pause totals
+ * count every switch's ports, fabric links included.
+ */
+public final class ScenarioLoader {
+
+    /** What a file defines besides the scenario itself. */
+    public record Loaded(Scenario scenario, List<String> schemes) {}
+
+    private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report"};
+    private static final long FOREVER = 1L << 50;
+
+    private ScenarioLoader() {}
+
+    /** Loads {@code file} with {@code overrides} ("a.b.c=value", value in YAML syntax) applied in order. */
+    public static Loaded load(Path file, List<String> overrides) {
+        String name = file.toString();
+        Map<String, Object> tree = parseTree(name, ConfigNode.readText(file));
+        for (String o : overrides) {
+            applyOverride(name, tree, o);
+        }
+        Object mmu = tree.get("mmu");
+        if (mmu instanceof Map<?, ?> m) {
+            if (m.containsKey("ports")) {
+                throw new ConfigException(name + ": mmu.ports: a scenario's ports are its hosts; give each link's speed and delay under hosts:");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> mm = (Map<String, Object>) m;
+            mm.put("ports", Map.of("count", 2, "speed", "100G"));    // placeholder: the testbed sets one port per host
+        }
+        String dumped = new Dump(DumpSettings.builder().build()).dumpToString(tree);
+        ConfigNode root = ConfigNode.parse(name, dumped);
+        Path dir = file.toAbsolutePath().getParent();
+        return read(root, dir);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> parseTree(String name, String text) {
+        Object root;
+        try {
+            root = new Load(LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false).build()).loadFromString(text);
+        } catch (YamlEngineException e) {
+            throw new ConfigException(name + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
+        }
+        if (!(root instanceof Map<?, ?> m)) {
+            throw new ConfigException(name + ": expected a mapping of keys at the top level");
+        }
+        return new LinkedHashMap<>((Map<String, Object>) m);
+    }
+
+    /** Replaces (or adds) the value at a dotted path of existing mappings. */
+    @SuppressWarnings("unchecked")
+    static void applyOverride(String file, Map<String, Object> tree, String override) {
+        int eq = override.indexOf('=');
+        if (eq <= 0) {
+            throw new ConfigException("--set expects key.path=value, got '" + override + "'");
+        }
+        String path = override.substring(0, eq).strip();
+        String raw = override.substring(eq + 1).strip();
+        Object value;
+        try {
+            value = new Load(LoadSettings.builder().build()).loadFromString(raw.isEmpty() ? "''" : raw);
+        } catch (YamlEngineException e) {
+            throw new ConfigException("--set " + path + ": not a YAML value: '" + raw + "'");
+        }
+        String[] keys = path.split("\\.");
+        Map<String, Object> node = tree;
+        for (int i = 0; i < keys.length - 1; i++) {
+            Object next = node.get(keys[i]);
+            if (!(next instanceof Map<?, ?>)) {
+                throw new ConfigException(file + ": --set " + path + ": " + String.join(".", List.of(keys).subList(0, i + 1))
+                        + (next == null ? " does not exist" : " is not a mapping"));
+            }
+            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) next);
+            node.put(keys[i], copy);
+            node = copy;
+        }
+        node.put(keys[keys.length - 1], value);
+    }
+
+    private static Loaded read(ConfigNode root, Path dir) {
+        root.allowOnly(TOP);
+        String name = root.string("name");
+        Scenario.Topology topology = readTopology(root);
+        List<Scenario.Host> hosts = topology.isLeafSpine() ? leafSpineHosts(root.child("topology"), topology)
+                : readHosts(root);
+        if (!topology.isLeafSpine()) {
+            readClones(root, hosts);
+        }
+        MmuConfig mmu = MmuConfigLoader.load(root);
+        long duration = root.nanos("duration");
+        List<String> schemes = root.has("schemes") ? root.strings("schemes") : List.of("dt");
+        long sample = root.nanos("sample", Math.max(1_000, duration / 500));
+        long from = 0;
+        long to = duration;
+        if (root.has("measure")) {
+            ConfigNode m = root.child("measure").allowOnly("from", "to");
+            from = m.nanos("from", 0);
+            to = m.nanos("to", duration);
+        }
+        int mtu = root.integer("payloadMtu", 1000, 256, 4096);
+        DcqcnConfig cc = readCc(root);
+        int quanta = 65535;
+        if (root.has("pfc")) {
+            quanta = root.child("pfc").allowOnly("pauseQuanta").integer("pauseQuanta", 65535, 1, 65535);
+        }
+        List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration);
+        List<Integer> report = new ArrayList<>();
+        List<Long> bins = List.of(10_000L, 100_000L, 1_000_000L);
+        boolean fctByTraffic = false;
+        if (root.has("report")) {
+            ConfigNode r = root.child("report").allowOnly("ports", "fctBins", "fctByTraffic");
+            fctByTraffic = r.bool("fctByTraffic", false);
+            for (String h : r.strings("ports")) {
+                report.add(hostIndex(r, "ports", hosts, h));
+            }
+            if (r.has("fctBins")) {
+                bins = new ArrayList<>();
+                for (String b : r.strings("fctBins")) {
+                    try {
+                        bins.add(org.pfcswitch.testbed.config.Units.bytes(b));
+                    } catch (IllegalArgumentException e) {
+                        throw r.error("fctBins", e.getMessage());
+                    }
+                }
+            }
+        }
+        try {
+            return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
+                    report, bins, root.integer("seed", 1), topology, fctByTraffic), schemes);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(root.file() + ": " + e.getMessage());
+        }
+    }
+
+    /** The optional {@code topology:} section; without it (or with kind: single) the one switch of {@code hosts:}. */
+    private static Scenario.Topology readTopology(ConfigNode root) {
+        if (!root.has("topology")) {
+            return Scenario.Topology.SINGLE_SWITCH;
+        }
+        ConfigNode t = root.child("topology");
+        String kind = t.string("kind");
+        if (kind.equals("single")) {
+            t.allowOnly("kind");
+            return Scenario.Topology.SINGLE_SWITCH;
+        }
+        if (!kind.equals("leafSpine")) {
+            throw t.error("kind", "expected leafSpine or single, got '" + kind + "'");
+        }
+        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay");
+        if (root.has("hosts")) {
+            throw root.error("hosts", "a leaf-spine topology makes its own hosts (L0H0, L0H1, ...); remove hosts:");
+        }
+        int leaves = t.integer("leaves", 2, 1, 64);
+        int spines = t.integer("spines", 2, 1, 64);
+        int perLeaf = t.integer("hostsPerLeaf", 4, 1, 1024);
+        if (leaves * perLeaf < 2) {
+            throw t.error("hostsPerLeaf", "a scenario needs at least 2 hosts, got " + leaves * perLeaf);
+        }
+        long hostSpeed = t.bitsPerSecond("hostSpeed");
+        long hostDelay = t.nanos("hostDelay");
+        return Scenario.Topology.leafSpine(leaves, spines, perLeaf, t.bitsPerSecond("fabricSpeed", hostSpeed),
+                t.nanos("fabricDelay", hostDelay));
+    }
+
+    /** Host {@code l × hostsPerLeaf + j} is LlHj: leaf l, port j. */
+    private static List<Scenario.Host> leafSpineHosts(ConfigNode t, Scenario.Topology topo) {
+        long speed = t.bitsPerSecond("hostSpeed");
+        long delay = t.nanos("hostDelay");
+        List<Scenario.Host> hosts = new ArrayList<>();
+        for (int l = 0; l < topo.leaves(); l++) {
+            for (int j = 0; j < topo.hostsPerLeaf(); j++) {
+                hosts.add(new Scenario.Host("L" + l + "H" + j, speed, delay));
+            }
+        }
+        return hosts;
+    }
+
+    private static List<Scenario.Host> readHosts(ConfigNode root) {
+        List<Scenario.Host> hosts = new ArrayList<>();
+        for (ConfigNode h : root.children("hosts")) {
+            h.allowOnly("name", "count", "speed", "delay");
+            String n = h.string("name");
+            long speed = h.bitsPerSecond("speed");
+            long delay = h.nanos("delay");
+            if (h.has("count")) {
+                int count = h.integer("count", 1, 1, 4096);
+                for (int i = 0; i < count; i++) {
+                    hosts.add(new Scenario.Host(n + i, speed, delay));
+                }
+            } else {
+                hosts.add(new Scenario.Host(n, speed, delay));
+            }
+        }
+        if (hosts.size() < 2) {
+            throw root.error("hosts", "needs at least 2 hosts, got " + hosts.size());
+        }
+        for (int i = 0; i < hosts.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (hosts.get(i).name().equals(hosts.get(j).name())) {
+                    throw root.error("hosts", "host name '" + hosts.get(i).name() + "' appears twice");
+                }
+            }
+        }
+        return hosts;
+    }
+
+    /**
+     * The {@code kind: replay} entries first: each makes {@code count} hosts from {@code from} clone
+     * ports of host {@code of} (the switch replays its data frames on them, SPFC §VII-B), with a
+     * PAUSE to them handled per {@code pfc}. Marks them in {@code hosts}, so that no other traffic
+     * can use them as endpoints.
+     */
+    private static void readClones(ConfigNode root, List<Scenario.Host> hosts) {
+        if (!root.has("traffic")) {
+            return;
+        }
+        ConfigNode all = root.child("traffic");
+        for (String name : all.keys()) {
+            ConfigNode t = all.child(name);
+            if (!t.has("kind") || !"replay".equals(t.string("kind"))) {
+                continue;
+            }
+            t.allowOnly("kind", "of", "from", "count", "pfc");
+            int src = hostIndex(t, "of", hosts, t.string("of"));
+            int first = hostIndex(t, "from", hosts, t.string("from"));
+            int count = t.integer("count", 1, 0, 4096);
+            if (first + count > hosts.size()) {
+                throw t.error("count", count + " clone ports from " + t.string("from") + " run past the last host ("
+                        + hosts.getLast().name() + ")");
+            }
+            String pfc = t.string("pfc", "ignore");
+            ClonePfc mode = switch (pfc) {
+                case "ignore" -> ClonePfc.IGNORE;
+                case "skip" -> ClonePfc.SKIP;
+                default -> throw t.error("pfc", "expected ignore or skip, got '" + pfc + "'");
+            };
+            Scenario.Host source = hosts.get(src);
+            if (source.cloneOf() >= 0) {
+                throw t.error("of", source.name() + " is itself a clone port; a clone replays a host that sends");
+            }
+            for (int c = first; c < first + count; c++) {
+                Scenario.Host h = hosts.get(c);
+                if (c == src) {
+                    throw t.error("from", "host " + h.name() + " cannot be a clone port of itself");
+                }
+                if (h.cloneOf() >= 0) {
+                    throw t.error("from", "host " + h.name() + " is already a clone port of "
+                            + hosts.get(h.cloneOf()).name());
+                }
+                if (h.rateBps() != source.rateBps() || h.delayNanos() != source.delayNanos()) {
+                    throw t.error("from", "clone port " + h.name() + " needs the link of " + source.name() + " ("
+                            + source.rateBps() + " b/s, " + source.delayNanos() + " ns) so that its copies arrive at the"
+                            + " same instants; its hosts: entry gives " + h.rateBps() + " b/s, " + h.delayNanos() + " ns");
+                }
+                hosts.set(c, new Scenario.Host(h.name(), h.rateBps(), h.delayNanos(), src, mode));
+            }
+        }
+    }
+
+    private static DcqcnConfig readCc(ConfigNode root) {
+        if (!root.has("cc")) {
+            return DcqcnConfig.defaults();
+        }
+        ConfigNode cc = root.child("cc").allowOnly("mode", "g", "alphaInterval", "timer", "byteCounter",
+                "fastRecovery", "ai", "hai", "minRate", "cnpInterval", "initialAlpha");
+        String mode = cc.string("mode", "dcqcn");
+        if (mode.equals("none")) {
+            return DcqcnConfig.none();
+        }
+        if (!mode.equals("dcqcn")) {
+            throw cc.error("mode", "expected dcqcn or none, got '" + mode + "'");
+        }
+        DcqcnConfig d = DcqcnConfig.defaults();
+        try {
+            return new DcqcnConfig(true, cc.number("g", d.g()), cc.nanos("alphaInterval", d.alphaIntervalNanos()),
+                    cc.nanos("timer", d.timerNanos()), cc.bytes("byteCounter", d.byteCounterBytes()),
+                    cc.integer("fastRecovery", d.fastRecoverySteps(), 0, 1000),
+                    cc.bitsPerSecond("ai", d.aiBpsPer25G()), cc.bitsPerSecond("hai", d.haiBpsPer25G()),
+                    cc.bitsPerSecond("minRate", d.minRateBps()), cc.number("initialAlpha", d.initialAlpha()),
+                    cc.nanos("cnpInterval", d.cnpIntervalNanos()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(root.file() + ": cc: " + e.getMessage());
+        }
+    }
+
+    private static List<Scenario.TrafficSpec> readTraffic(ConfigNode root, List<Scenario.Host> hosts, Path dir,
+                                                          long duration) {
+        List<Scenario.TrafficSpec> out = new ArrayList<>();
+        ConfigNode all = root.child("traffic");
+        for (String name : all.keys()) {
+            ConfigNode t = all.child(name);
+            String kind = t.string("kind");
+            int priority = t.integer("priority", 3, 0, 7);
+            switch (kind) {
+                case "flow" -> {
+                    t.allowOnly("kind", "from", "to", "bytes", "start", "priority");
+                    int src = hostIndex(t, "from", hosts, t.string("from"));
+                    int dst = hostIndex(t, "to", hosts, t.string("to"));
+                    long bytes = "forever".equals(t.string("bytes")) ? FOREVER : t.bytes("bytes");
+                    long start = t.nanos("start", 0);
+                    distinct(t, src, dst);
+                    notClone(t, "from", hosts, src);
+                    notClone(t, "to", hosts, dst);
+                    out.add(spec(name, () -> new LongLivedFlow(name, src, dst, priority, bytes, start)));
+                }
+                case "incast" -> {
+                    t.allowOnly("kind", "from", "count", "to", "bytes", "start", "repeatUntil", "priority");
+                    int[] senders = hosts(t, "from", hosts);
+                    int dst = hostIndex(t, "to", hosts, t.string("to"));
+                    for (int s : senders) {
+                        distinct(t, s, dst);
+                        notClone(t, "from", hosts, s);
+                    }
+                    notClone(t, "to", hosts, dst);
+                    long bytes = t.bytes("bytes");
+                    long start = t.nanos("start", 0);
+                    long until = t.nanos("repeatUntil", 0);
+                    out.add(spec(name, () -> new Incast(name, senders, dst, priority, bytes, start, until)));
+                }
+                case "poisson" -> {
+                    t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority", "synchronized");
+                    boolean sync = t.bool("synchronized", false);
+                    int[] senders = hosts(t, "from", hosts);
+                    int[] receivers = hostList(t, "to", hosts);
+                    for (int h : senders) {
+                        notClone(t, "from", hosts, h);
+                    }
+                    for (int h : receivers) {
+                        notClone(t, "to", hosts, h);
+                    }
+                    if (sync) {
+                        for (int r : receivers) {
+                            for (int s : senders) {
+                                if (r == s) {
+                                    throw t.error("to", "a synchronized group's receivers must not be among its senders, got "
+                                            + hosts.get(r).name() + " in both");
+                                }
+                            }
+                        }
+                    }
+                    FlowSizeCdf cdf;
+                    try {
+                        cdf = FlowSizeCdf.load(dir.resolve(t.string("cdf")).normalize());
+                    } catch (IllegalArgumentException e) {
+                        throw t.error("cdf", e.getMessage());
+                    }
+                    double load = t.number("load");
+                    if (!(load > 0 && load <= 1)) {
+                        throw t.error("load", sync
+                                ? "expected a fraction of the receivers' combined line rate in (0, 1], got " + load
+                                : "expected a fraction of the line rate in (0, 1], got " + load);
+                    }
+                    long start = t.nanos("start", 0);
+                    long stop = t.nanos("stop", duration);
+                    if (stop <= start) {
+                        throw t.error("stop", "must be after start");
+                    }
+                    out.add(spec(name, sync
+                            ? () -> new SynchronizedPoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)
+                            : () -> new PoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)));
+                }
+                case "replay" -> {                      // the clone ports were set up by readClones
+                    int first = hostIndex(t, "from", hosts, t.string("from"));
+                    int[] clones = new int[t.integer("count", 1, 0, 4096)];
+                    for (int i = 0; i < clones.length; i++) {
+                        clones[i] = first + i;
+                        if (first + i >= hosts.size() || hosts.get(first + i).cloneOf() < 0) {
+                            throw t.error("kind", "clone ports (kind: replay) exist on a single switch only");
+                        }
+                    }
+                    out.add(spec(name, () -> new Replay(name, clones)));
+                }
+                default -> throw t.error("kind", "expected flow, incast, poisson or replay, got '" + kind + "'");
+            }
+        }
+        if (out.isEmpty()) {
+            throw root.error("traffic", "defines no traffic");
+        }
+        return out;
+    }
+
+    private static void notClone(ConfigNode t, String key, List<Scenario.Host> hosts, int h) {
+        Scenario.Host host = hosts.get(h);
+        if (host.cloneOf() >= 0) {
+            throw t.error(key, "host " + host.name() + " is a clone port of " + hosts.get(host.cloneOf()).name()
+                    + "; it sends only copies of that host's frames and receives no flows (use kind: replay to report them)");
+        }
+    }
+
+    private static void distinct(ConfigNode t, int src, int dst) {
+        if (src == dst) {
+            throw t.error("to", "a flow's receiver must differ from its sender");
+        }
+    }
+
+    private interface Maker {
+        Traffic make();
+    }
+
+    private static Scenario.TrafficSpec spec(String name, Maker maker) {
+        return new Scenario.TrafficSpec() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Traffic create() {
+                return maker.make();
+            }
+        };
+    }
+
+    /** {@code key} as a selector with an optional {@code count} (consecutive hosts from one name). */
+    private static int[] hosts(ConfigNode t, String key, List<Scenario.Host> hosts) {
+        if (!t.has("count")) {
+            return hostList(t, key, hosts);
+        }
+        int first = hostIndex(t, key, hosts, t.string(key));
+        int count = t.integer("count", 1, 1, 4096);
+        if (first + count > hosts.size()) {
+            throw t.error("count", count + " hosts from " + t.string(key) + " run past the last host ("
+                    + hosts.getLast().name() + ")");
+        }
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = first + i;
+        }
+        return out;
+    }
+
+    private static int[] hostList(ConfigNode t, String key, List<Scenario.Host> hosts) {
+        List<String> names = t.isList(key) ? t.strings(key) : List.of(t.string(key));
+        if (names.equals(List.of("all"))) {            // every host but clone ports
+            return java.util.stream.IntStream.range(0, hosts.size()).filter(i -> hosts.get(i).cloneOf() < 0).toArray();
+        }
+        int[] out = new int[names.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = hostIndex(t, key, hosts, names.get(i));
+        }
+        return out;
+    }
+
+    private static int hostIndex(ConfigNode t, String key, List<Scenario.Host> hosts, String name) {
+        for (int i = 0; i < hosts.size(); i++) {
+            if (hosts.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw t.error(key, "no host named '" + name + "' (hosts: " + hosts.getFirst().name() + " .. "
+                + hosts.getLast().name() + ")");
+    }
+}
