@@ -1,15 +1,22 @@
 package org.pfcswitch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,13 +24,42 @@ import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
- * The files a lab uses beside the switch: the Prometheus scrape config, checked by the real
- * promtool (Debian's prometheus package, installed by scripts/ensure-deps.sh; no Prometheus
- * server is started or needed).
+ * The files a lab uses beside the switch: the Prometheus scrape config and the Grafana
+ * dashboard's PromQL, both checked by the real promtool (Debian's prometheus package, installed by
+ * scripts/ensure-deps.sh; no Prometheus server is started or needed), and the dashboard's metric
+ * names and labels against the list the switch exports (testbed-configs/grafana/README.md).
  */
 class LabFilesTest {
     static final Path CONFIGS = Path.of("..", "testbed-configs").toAbsolutePath().normalize();
     static final Path PROMETHEUS_YML = CONFIGS.resolve("prometheus.yml");
+    static final Path DASHBOARD = CONFIGS.resolve("grafana").resolve("pfcswitch-dashboard.json");
+
+    /** Every metric the switch exports, with its labels (Prometheus adds job and instance). */
+    static final Map<String, Set<String>> METRICS = Map.ofEntries(
+            Map.entry("pfcswitch_rx_frames_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_rx_bytes_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_tx_frames_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_tx_bytes_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_drops_total", Set.of("port", "priority", "reason")),
+            Map.entry("pfcswitch_malformed_frames_total", Set.of("port", "reason")),
+            Map.entry("pfcswitch_pfc_pause_sent_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_pfc_resume_sent_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_pfc_pause_received_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_pfc_resume_received_total", Set.of("port", "priority")),
+            Map.entry("pfcswitch_pause_frames_received_total", Set.of("port")),
+            Map.entry("pfcswitch_ecn_marked_total", Set.of("port", "queue")),
+            Map.entry("pfcswitch_buffer_used_bytes", Set.of("view")),
+            Map.entry("pfcswitch_buffer_size_bytes", Set.of()),
+            Map.entry("pfcswitch_ingress_queue_bytes", Set.of("port", "priority")),
+            Map.entry("pfcswitch_egress_queue_bytes", Set.of("port", "queue")),
+            Map.entry("pfcswitch_xoff_threshold_bytes", Set.of("port", "priority")),
+            Map.entry("pfcswitch_scheme_info", Set.of("scheme")),
+            Map.entry("pfcswitch_worker_stalls_total", Set.of("over")));
+    static final Set<String> TARGET_LABELS = Set.of("job", "instance");
+    /** Labels whose values are a fixed list. */
+    static final Map<String, Set<String>> LABEL_VALUES = Map.of(
+            "view", Set.of("private", "shared_lossless", "shared_lossy", "headroom", "total"),
+            "over", Set.of("100us", "1ms", "10ms", "100ms"));
 
     @TempDir
     Path dir;
@@ -83,5 +119,148 @@ class LabFilesTest {
         List<?> statics = (List<?>) job.get("static_configs");
         assertEquals(List.of("127.0.0.1:9464"), ((Map<?, ?>) statics.get(0)).get("targets"));
         assertTrue(Files.readString(PROMETHEUS_YML).contains("PFC"), "the file says why 1 s (PFC bursts are short)");
+    }
+
+    @Test
+    void theDashboardIsWellFormedJsonWithAQueryPerPanel() throws Exception {
+        List<String> exprs = DashboardQueries.expressions(DASHBOARD);
+        assertTrue(exprs.size() >= 8, "at least 8 expressions, found " + exprs.size() + ": " + exprs);
+        Map<?, ?> root = (Map<?, ?>) DashboardQueries.parse(Files.readString(DASHBOARD));
+        double schema = (Double) root.get("schemaVersion");
+        assertTrue(schema >= 36 && schema <= 39, "schemaVersion ~38, got " + schema);
+        Map<?, ?> input = (Map<?, ?>) ((List<?>) root.get("__inputs")).get(0);
+        assertEquals("DS_PROMETHEUS", input.get("name"));
+        assertEquals("prometheus", input.get("pluginId"));
+        for (Object p : (List<?>) root.get("panels")) {
+            Map<?, ?> panel = (Map<?, ?>) p;
+            if ("row".equals(panel.get("type"))) {
+                continue;
+            }
+            String title = (String) panel.get("title");
+            assertEquals("${DS_PROMETHEUS}", ((Map<?, ?>) panel.get("datasource")).get("uid"), title);
+            List<?> targets = (List<?>) panel.get("targets");
+            assertTrue(targets != null && !targets.isEmpty(), title + ": a panel without a query");
+            for (Object t : targets) {
+                assertEquals("${DS_PROMETHEUS}", ((Map<?, ?>) ((Map<?, ?>) t).get("datasource")).get("uid"), title);
+            }
+        }
+    }
+
+    @Test
+    void theJsonReaderRefusesWhatGrafanaWouldRefuse() {
+        for (String bad : List.of("{\"a\": 1,}", "{a: 1}", "[1, 2", "{\"a\": 1} x", "{\"a\": 01}",
+                "{\"a\": \"b\\q\"}", "{\"a\": 1, \"a\": 2}", "{\"a\": tru}", "")) {
+            assertThrows(IllegalArgumentException.class, () -> DashboardQueries.parse(bad), bad);
+        }
+        Object ok = DashboardQueries.parse("{\"panels\": [{\"targets\": [{\"expr\": \"up\\n\"}]}], \"x\": [-1.5e3, true, null]}");
+        assertEquals(List.of(Map.of("targets", List.of(Map.of("expr", "up\n")))), ((Map<?, ?>) ok).get("panels"));
+    }
+
+    /** Each expression names only metrics of the list above, with their own labels and known label values. */
+    @Test
+    void everyMetricAndLabelInTheDashboardIsOneTheSwitchExports() throws Exception {
+        Set<String> used = new TreeSet<>();
+        for (String expr : DashboardQueries.expressions(DASHBOARD)) {
+            Set<String> names = metricNames(expr);
+            assertTrue(!names.isEmpty(), "no metric in: " + expr);
+            Set<String> labels = new HashSet<>(TARGET_LABELS);
+            for (String name : names) {
+                assertTrue(METRICS.containsKey(name), "'" + name + "' is not a metric the switch exports, in: " + expr);
+                labels.addAll(METRICS.get(name));
+            }
+            used.addAll(names);
+            Matcher selector = SELECTOR.matcher(expr);
+            while (selector.find()) {
+                Set<String> own = new HashSet<>(TARGET_LABELS);
+                own.addAll(METRICS.getOrDefault(selector.group(1), Set.of()));
+                Matcher m = MATCHER.matcher(selector.group(2));
+                while (m.find()) {
+                    assertTrue(own.contains(m.group(1)), selector.group(1) + " has no label '" + m.group(1) + "', in: " + expr);
+                    if (m.group(2).equals("=") && LABEL_VALUES.containsKey(m.group(1))) {
+                        assertTrue(LABEL_VALUES.get(m.group(1)).contains(m.group(3)),
+                                m.group(1) + "=\"" + m.group(3) + "\" is not a value the switch exports, in: " + expr);
+                    }
+                }
+            }
+            Matcher grouping = GROUPING.matcher(expr);
+            while (grouping.find()) {
+                for (String label : grouping.group(1).split(",")) {
+                    assertTrue(labels.contains(label.strip()), "grouping by '" + label.strip() + "', a label none of " + names + " has: " + expr);
+                }
+            }
+        }
+        // The panels the lab asked for: PFC sent and received, buffer per view, XOFF thresholds next to
+        // ingress queues, drops by reason, ECN marks, frames/s and bits/s, the scheme, worker stalls.
+        for (String wanted : List.of("pfcswitch_pfc_pause_sent_total", "pfcswitch_pfc_pause_received_total",
+                "pfcswitch_pause_frames_received_total", "pfcswitch_buffer_used_bytes", "pfcswitch_xoff_threshold_bytes",
+                "pfcswitch_ingress_queue_bytes", "pfcswitch_drops_total", "pfcswitch_malformed_frames_total",
+                "pfcswitch_ecn_marked_total", "pfcswitch_rx_frames_total", "pfcswitch_tx_bytes_total",
+                "pfcswitch_scheme_info", "pfcswitch_worker_stalls_total")) {
+            assertTrue(used.contains(wanted), "no panel shows " + wanted + "; shown: " + used);
+        }
+    }
+
+    @Test
+    void theGrafanaReadmeListsEveryMetric() throws Exception {
+        String readme = Files.readString(CONFIGS.resolve("grafana").resolve("README.md"));
+        for (String metric : METRICS.keySet()) {
+            assertTrue(readme.contains("`" + metric + "`"), "grafana/README.md does not list " + metric);
+        }
+    }
+
+    /** The metric-name scan finds names and only names. */
+    @Test
+    void metricNamesSkipsFunctionsKeywordsLabelsAndNumbers() {
+        assertEquals(Set.of("a_total", "b:c"), metricNames(
+                "8 * sum by (port, reason) (rate(a_total{x=\"y z\", q!~\"1e3\"}[30s] offset 1m)) / on (port) group_left max(b:c) > bool 1e3"));
+        assertEquals(Set.of("pfcswitch_buffer_size_bytes"), metricNames("max(pfcswitch_buffer_size_bytes)"));
+    }
+
+    /** Every dashboard expression parses in Prometheus' own parser (promtool check rules, one recording rule each). */
+    @Test
+    void promtoolParsesEveryDashboardExpression() throws Exception {
+        List<String> exprs = DashboardQueries.expressions(DASHBOARD);
+        StringBuilder rules = new StringBuilder("groups:\n  - name: pfcswitch-dashboard\n    rules:\n");
+        for (int i = 0; i < exprs.size(); i++) {
+            rules.append("      - record: pfcswitch_dashboard:expr_").append(i).append('\n')
+                    .append("        expr: '").append(exprs.get(i).replace("'", "''")).append("'\n");
+        }
+        Path file = dir.resolve("dashboard-rules.yml");
+        Files.writeString(file, rules);
+        Run r = run(List.of(promtool(), "check", "rules", file.toString()));
+        assertEquals(0, r.exitCode(), r.output() + "\n" + rules);
+        assertTrue(r.output().contains("SUCCESS: " + exprs.size() + " rules found"), r.output());
+
+        Files.writeString(file, "groups:\n  - name: g\n    rules:\n      - record: a:b\n        expr: 'sum by (port (rate(x[30s]))'\n");
+        Run bad = run(List.of(promtool(), "check", "rules", file.toString()));
+        assertEquals(1, bad.exitCode(), "promtool must refuse a broken expression: " + bad.output());
+    }
+
+    private static final Pattern SELECTOR = Pattern.compile("([A-Za-z_:][A-Za-z0-9_:]*)\\s*\\{([^}]*)}");
+    private static final Pattern MATCHER = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\s*(=~|!~|!=|=)\\s*\"((?:\\\\.|[^\"\\\\])*)\"");
+    private static final Pattern GROUPING = Pattern.compile("\\b(?:by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
+    private static final Pattern IDENT = Pattern.compile("(?<![A-Za-z0-9_:.])([A-Za-z_:][A-Za-z0-9_:]*+)(?!\\s*\\()");
+    private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
+            "bool", "and", "or", "unless", "offset", "inf", "nan");
+
+    /**
+     * The metric names of a PromQL expression: identifiers left once strings, label matchers, range
+     * brackets and grouping label lists are removed, that are not followed by '(' (functions and
+     * aggregations) and are not keywords or Inf/NaN.
+     */
+    static Set<String> metricNames(String expr) {
+        String s = expr.replaceAll("\"(?:\\\\.|[^\"\\\\])*\"|'(?:\\\\.|[^'\\\\])*'|`[^`]*`", "\"\"")
+                .replaceAll("\\{[^}]*}", " ")
+                .replaceAll("\\[[^]]*]", " ")
+                .replaceAll("\\b(?:by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ")
+                .replace("\"\"", " ");
+        Set<String> names = new LinkedHashSet<>();
+        Matcher m = IDENT.matcher(s);
+        while (m.find()) {
+            if (!KEYWORDS.contains(m.group(1).toLowerCase())) {
+                names.add(m.group(1));
+            }
+        }
+        return names;
     }
 }
