@@ -208,6 +208,38 @@ class LabFilesTest {
         }
     }
 
+    /**
+     * The recipe books point at files that exist: every {@code testbed-configs/...} path and every
+     * relative Markdown link in lab/README.md and grafana/README.md.
+     */
+    @Test
+    void theRecipeBooksNameFilesThatExist() throws Exception {
+        Path repo = CONFIGS.getParent();
+        Pattern path = Pattern.compile("testbed-configs/[A-Za-z0-9_./-]*[A-Za-z0-9_]");
+        Pattern link = Pattern.compile("\\]\\((\\.\\.?/[^)#]+)\\)");
+        int checked = 0;
+        for (Path readme : List.of(CONFIGS.resolve("lab").resolve("README.md"), CONFIGS.resolve("grafana").resolve("README.md"))) {
+            String text = Files.readString(readme);
+            Matcher m = path.matcher(text);
+            while (m.find()) {
+                assertTrue(Files.exists(repo.resolve(m.group())), readme + " names " + m.group() + ", which does not exist");
+                checked++;
+            }
+            m = link.matcher(text);
+            while (m.find()) {
+                assertTrue(Files.exists(readme.getParent().resolve(m.group(1)).normalize()), readme + " links " + m.group(1) + ", which does not exist");
+                checked++;
+            }
+        }
+        assertTrue(checked >= 5, "found only " + checked + " paths to check");
+        String lab = Files.readString(CONFIGS.resolve("lab").resolve("README.md"));
+        for (String step : List.of("./pfcswitch run -c testbed-configs/lab/switch-9port.yaml", "--trust dscp",
+                "--pfc 0,0,0,1,0,0,0,0", "--tclass 106", "cma_roce_tos", "ib_write_bw", "ib_send_lat",
+                "ethtool -S IFACE | grep -E 'rx_prio3_pause|tx_prio3_pause|rx_pause_ctrl'", "pfcswitch_pfc_pause_sent_total")) {
+            assertTrue(lab.contains(step), "lab/README.md lacks: " + step);
+        }
+    }
+
     /** The metric-name scan finds names and only names. */
     @Test
     void metricNamesSkipsFunctionsKeywordsLabelsAndNumbers() {
