@@ -89,12 +89,12 @@ class RunCommandTest {
     /** The shipped lab configs stay valid: the real 9-port lab (PCI ports + clones) and the emulated one. */
     @Test
     void shippedLabConfigsPassTheCheck() {
-        for (String file : new String[] {"lab-9port.yaml", "emulated-9port.yaml", "netns-3hosts.yaml"}) {
+        for (String file : new String[] {"lab/switch-9port.yaml", "emulated-9port.yaml", "netns-3hosts.yaml"}) {
             Cli r = Cli.run("run", "-c", Path.of("..", "testbed-configs", file).toString(), "--check");
             assertEquals(0, r.exitCode(), file + ": " + r.out() + r.err());
             assertTrue(r.out().contains("configuration OK"), r.out());
         }
-        Cli lab = Cli.run("run", "-c", Path.of("..", "testbed-configs", "lab-9port.yaml").toString(), "--check");
+        Cli lab = Cli.run("run", "-c", Path.of("..", "testbed-configs", "lab", "switch-9port.yaml").toString(), "--check");
         assertTrue(lab.out().contains("9 ports") && lab.out().contains("port C4: clone of H1 (pfc: ignore)"), lab.out());
     }
 
