@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.cli.scenario.ScenarioLoader;
 import org.pfcswitch.cli.scenario.SimReport;
 import org.pfcswitch.mmu.Schemes;
@@ -102,13 +103,14 @@ final class SimCommand implements Callable<Integer> {
         }
         String key = sweep.substring(0, eq);
         List<String> values = List.of(sweep.substring(eq + 1).split(","));
-        List<String> documents = new ArrayList<>();
+        JsonOutput document = new JsonOutput().beginObject().field("sweep", key).beginArray("runs");
         for (String value : values) {
             List<String> withValue = new ArrayList<>(sets);
             withValue.add(key + "=" + value.trim());
             SimReport report = runOnce(withValue);
             if (json) {
-                documents.add("{\"value\":\"" + value.trim() + "\",\"result\":" + report.json() + "}");
+                report.writeJson(document.beginObject().field("value", value.trim()).name("result"));
+                document.endObject();
             } else {
                 stdout.println("== " + key + " = " + value.trim());
                 report.printTable(stdout);
@@ -117,7 +119,7 @@ final class SimCommand implements Callable<Integer> {
             writeFiles(report, out == null ? null : out.resolve(key + "=" + value.trim()));
         }
         if (json) {
-            stdout.println("{\"sweep\":\"" + key + "\",\"runs\":[" + String.join(",", documents) + "]}");
+            document.endArray().endObject().println(stdout);
         }
         return 0;
     }
