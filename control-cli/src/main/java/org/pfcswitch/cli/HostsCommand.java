@@ -15,7 +15,6 @@ import org.pfcswitch.testbed.LiveHosts;
 import org.pfcswitch.testbed.LiveResult;
 import org.pfcswitch.testbed.LiveRun;
 import org.pfcswitch.testbed.Scenario;
-import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.netns.PacketSocket;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,7 +98,10 @@ final class HostsCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), live.count(), config,
                     s.durationNanos() / 1e9);
             err.flush();
-            LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), ScenarioRunner.Progress.NONE);
+            Progress progress = new Progress(err, "hosts " + s.name(), "on the hosts' clock");
+            LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), progress);
+            progress.done(String.format(Locale.ROOT, "hosts: %s done after %.3f s on the hosts' clock, clock slip %.3f ms",
+                    s.name(), r.durationNanos() / 1e9, r.slipNanos() / 1e6));
             HostsReport report = new HostsReport(s.name(), config.toString(), r);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

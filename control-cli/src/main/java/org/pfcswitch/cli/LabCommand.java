@@ -132,7 +132,9 @@ final class LabCommand implements Callable<Integer> {
         List<SchemeResult> sim = new ArrayList<>();
         for (String scheme : run) {
             log("sim " + scheme + ": " + s.durationNanos() / 1e9 + " s of virtual time");
-            sim.add(ScenarioRunner.run(s, scheme));
+            Progress progress = new Progress(spec.commandLine().getErr(), "sim " + scheme, "simulated");
+            sim.add(ScenarioRunner.run(s, scheme, progress));
+            progress.done(null);
         }
         printTable(s, cfg, live, sim);
         return 0;

@@ -138,15 +138,14 @@ final class SimCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<SchemeResult> results = new ArrayList<>();
         for (String s : run) {
-            ProgressLine progress = new ProgressLine(err, scenario.name() + " " + s);
+            Progress progress = new Progress(err, scenario.name() + " " + s, "simulated");
             long t0 = System.nanoTime();
             SchemeResult r = ScenarioRunner.run(scenario, s, progress);
             double wall = (System.nanoTime() - t0) / 1e9;
-            progress.done();
             results.add(r);
             // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
-            err.printf(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s%n",
-                    scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6);
+            progress.done(String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",
+                    scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6));
         }
         return new SimReport(scenario, results);
     }
@@ -168,47 +167,6 @@ final class SimCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("wrote " + files.size() + " files to " + dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * A progress bar on stderr for runs that take a while: silent for the first second of wall
-     * time (short runs and tests print nothing), then redrawn at most five times a second. The
-     * wall clock only decides when to draw; it never reaches a result.
-     */
-    private static final class ProgressLine implements ScenarioRunner.Progress {
-        private final PrintWriter err;
-        private final String label;
-        private final long startedAt = System.nanoTime();
-        private long drawnAt;
-        private boolean drawn;
-
-        ProgressLine(PrintWriter err, String label) {
-            this.err = err;
-            this.label = label;
-        }
-
-        @Override
-        public void at(long simulatedNanos, long totalNanos) {
-            long now = System.nanoTime();
-            if (now - startedAt < 1_000_000_000L || now - drawnAt < 200_000_000L) {
-                return;
-            }
-            drawnAt = now;
-            drawn = true;
-            int width = 30;
-            int filled = (int) (width * simulatedNanos / Math.max(1, totalNanos));
-            err.printf(Locale.ROOT, "\r%s [%s%s] %5.1f%% %.2f/%.2f ms simulated, %.1f s", label, "#".repeat(filled),
-                    " ".repeat(width - filled), 100.0 * simulatedNanos / totalNanos, simulatedNanos / 1e6,
-                    totalNanos / 1e6, (now - startedAt) / 1e9);
-            err.flush();
-        }
-
-        void done() {
-            if (drawn) {
-                err.print("\r" + " ".repeat(label.length() + 80) + "\r");    // clear the bar; the speed line follows
-                err.flush();
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.pfcswitch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -300,6 +301,19 @@ class SimCommandTest {
                 "--set", "traffic.bursts.stop=10ms");
         assertEquals(0, table.exitCode(), table.err());
         assertTrue(table.out().contains("FCT by traffic and flow size") && table.out().contains("XOFFs"), table.out());
+    }
+
+    /** Not on a terminal (stderr captured here, as in a pipe or a CI log): no progress bar, a plain line per scheme. */
+    @Test
+    void offATerminalProgressIsPlainLinesWithoutCarriageReturns() {
+        Cli c = sim("-c", SPFC, "--scheme", "dt,spfc", "--set", "duration=1ms", "--set", "measure.from=0ms",
+                "--set", "measure.to=1ms");
+        assertEquals(0, c.exitCode(), c.err());
+        assertFalse(c.err().contains("\r"), c.err());
+        for (String scheme : new String[] {"dt", "spfc"}) {
+            assertTrue(Pattern.compile("(?m)^spfc-victim " + scheme + ": 1\\.000 ms simulated, [\\d,]+ events in [\\d.]+ s wall")
+                    .matcher(c.err()).find(), c.err());
+        }
     }
 
     @Test
