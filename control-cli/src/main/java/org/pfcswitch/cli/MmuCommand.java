@@ -40,7 +40,7 @@ final class MmuCommand {
         @Option(names = {"-c", "--config"}, required = true, paramLabel = "CONFIG", description = "A YAML file with an mmu: section.")
         Path config;
 
-        @Option(names = "--scheme", paramLabel = "S",
+        @Option(names = "--scheme", paramLabel = "S", completionCandidates = SchemeNames.OrAll.class,
                 description = "Explain this scheme instead of the file's, or 'all' for every scheme.")
         String scheme;
 
