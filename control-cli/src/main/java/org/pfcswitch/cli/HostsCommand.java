@@ -17,6 +17,7 @@ import org.pfcswitch.testbed.LiveRun;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.netns.PacketSocket;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -61,9 +62,8 @@ import picocli.CommandLine.Spec;
             "      --scenario testbed-configs/scenarios/netns-3hosts-incast.yaml --set traffic.web.load=0.5 --json"})
 final class HostsCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--config"}, required = true, paramLabel = "TESTBED",
-            description = "Configuration with a testbed: section (namespaces, IPs, MACs), as for 'testbed up'.")
-    Path config;
+    @Mixin
+    TestbedCommand.ConfigOption testbed;
 
     @Option(names = "--scenario", required = true, paramLabel = "SCENARIO",
             description = "A scenario YAML file as for 'sim'; its host names must be testbed host names.")
@@ -91,7 +91,8 @@ final class HostsCommand implements Callable<Integer> {
             TimeOption.nanos(spec.commandLine(), "--duration", duration, false);
             sets.add("duration=" + duration);
         }
-        TestbedConfig tb = TestbedCommand.read(config);
+        Path config = testbed.file;
+        TestbedConfig tb = testbed.read();
         Scenario s = ScenarioLoader.load(scenario, sets).scenario();
         try (LiveTestbedHosts live = LiveTestbedHosts.open(s, tb, scenario, config)) {
             PrintWriter err = spec.commandLine().getErr();

@@ -12,11 +12,11 @@ import java.util.concurrent.Callable;
 import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.cli.scenario.ScenarioLoader;
 import org.pfcswitch.cli.scenario.SimReport;
-import org.pfcswitch.mmu.Schemes;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.SchemeResult;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -57,9 +57,8 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
     Path config;
 
-    @Option(names = "--scheme", split = ",", paramLabel = "S[,S...]",
-            description = "Schemes to run: st, dt, sonic, dsh, spfc, reverie, capfc, bfc (default: the file's schemes: list).")
-    List<String> schemes;
+    @Mixin
+    SchemesOption schemes;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Override a value by its dotted path, e.g. duration=2ms or traffic.bursts.count=24 (repeatable).")
@@ -128,13 +127,7 @@ final class SimCommand implements Callable<Integer> {
     private SimReport runOnce(List<String> sets) {
         ScenarioLoader.Loaded loaded = ScenarioLoader.load(config, sets);
         Scenario scenario = loaded.scenario();
-        List<String> run = schemes != null ? schemes : loaded.schemes();
-        for (String s : run) {
-            if (!Schemes.NAMES.contains(s)) {
-                throw new ParameterException(spec.commandLine(), "--scheme: unknown scheme '" + s + "'; use one or more of "
-                        + String.join(", ", Schemes.NAMES));
-            }
-        }
+        List<String> run = schemes.orElse(loaded.schemes());
         PrintWriter err = spec.commandLine().getErr();
         List<SchemeResult> results = new ArrayList<>();
         for (String s : run) {

@@ -45,6 +45,8 @@ class CompletionCommandTest {
         assertEquals("all", complete(script, "pfcswitch", "mmu", "explain", "--scheme", "al").strip());
         assertEquals("--scheme", complete(script, "pfcswitch", "run", "--sch").strip());
         assertEquals("dsh dt", complete(script, "pfcswitch", "run", "--scheme", "d").strip());
+        assertEquals("sonic spfc st", complete(script, "pfcswitch", "sim", "--scheme", "s").strip());
+        assertEquals("spfc", complete(script, "pfcswitch", "lab", "--scheme", "sp").strip());
     }
 
     /** What the script offers for the last word of {@code words}, one candidate a line. */
