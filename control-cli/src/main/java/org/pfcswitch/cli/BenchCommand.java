@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Frames;
 import org.pfcswitch.dataplane.Hugepages;
@@ -477,13 +478,15 @@ final class BenchCommand {
             String mode = huge ? "hugepages" : "no-huge";
             if (json) {
                 for (Row r : rows) {
-                    out.printf(Locale.ROOT, "{\"mode\":\"%s\",\"devices\":\"%s\",\"poolCache\":%d,"
-                                    + "\"frameBytes\":%d,\"javaMpps\":%.3f,\"testpmdMpps\":%.3f,\"ratio\":%.3f,"
-                                    + "\"memory\":\"%s\",\"rounds\":%d,\"seconds\":%d,\"javaRoundsMpps\":%s,\"testpmdRoundsMpps\":%s,"
-                                    + "\"gcCount\":%d,\"heapBytesAllocated\":%d,\"workerCpu\":%d}%n",
-                            pipeline ? "pipeline" : "forwarder", devices, poolCache,
-                            r.frameBytes(), r.javaMpps(), r.testpmdMpps(), r.javaMpps() / r.testpmdMpps(), mode, rounds, seconds,
-                            list(r.javaRounds()), list(r.testpmdRounds()), r.gcCount(), r.heapBytes(), workerCpu);
+                    new JsonOutput().beginObject()
+                            .field("mode", pipeline ? "pipeline" : "forwarder").field("devices", devices)
+                            .field("poolCache", poolCache).field("frameBytes", r.frameBytes())
+                            .field("javaMpps", r.javaMpps(), 3).field("testpmdMpps", r.testpmdMpps(), 3)
+                            .field("ratio", r.javaMpps() / r.testpmdMpps(), 3)
+                            .field("memory", mode).field("rounds", rounds).field("seconds", seconds)
+                            .field("javaRoundsMpps", r.javaRounds(), 3).field("testpmdRoundsMpps", r.testpmdRounds(), 3)
+                            .field("gcCount", r.gcCount()).field("heapBytesAllocated", r.heapBytes())
+                            .field("workerCpu", workerCpu).endObject().println(out);
                 }
                 out.flush();
                 return;
@@ -499,14 +502,6 @@ final class BenchCommand {
                         r.javaMpps() / r.testpmdMpps(), r.gcCount(), r.heapBytes());
             }
             out.flush();
-        }
-
-        private static String list(double[] v) {
-            StringBuilder b = new StringBuilder("[");
-            for (int i = 0; i < v.length; i++) {
-                b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.3f", v[i]));
-            }
-            return b.append(']').toString();
         }
     }
 }

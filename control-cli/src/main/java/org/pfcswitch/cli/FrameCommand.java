@@ -31,8 +31,15 @@ import java.util.concurrent.Callable;
         subcommands = {FrameCommand.Pfc.class, FrameCommand.Pause.class, FrameCommand.BfcFrame.class, FrameCommand.RoceFrame.class})
 final class FrameCommand {
 
-    /** Options every frame sub-command shares: where to write and how many. */
+    /**
+     * Options every frame sub-command shares, as a picocli mixin: where to write, how many, and the
+     * source MAC; it also writes the frame.
+     */
     static final class Output {
+        /** The frame sub-command this mixin is part of. */
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
         @Option(names = "--out", required = true, paramLabel = "FILE.pcap", description = "The pcap file to write (replaced if it exists).")
         Path out;
 
@@ -50,21 +57,31 @@ final class FrameCommand {
                 description = "Source MAC (default: ${DEFAULT-VALUE}).")
         long srcMac;
 
-        /** Writes {@code count} copies of the frame held in the first {@code length} bytes of {@code frame}. */
-        void write(CommandSpec spec, MemorySegment frame, int length) throws IOException {
+        /** Builds one frame into {@code frame}, returning its length. */
+        interface Builder {
+            int build(MemorySegment frame);
+        }
+
+        /** Writes {@code count} copies of the frame {@code builder} makes in a buffer of {@code capacity} bytes. */
+        void write(int capacity, Builder builder) throws IOException {
             if (count < 1) {
-                throw new ParameterException(spec.commandLine(), "--count must be at least 1, got " + count);
+                throw new ParameterException(command.commandLine(), "--count must be at least 1, got " + count);
             }
             if (gapNanos < 0) {
-                throw new ParameterException(spec.commandLine(), "--gap-ns must not be negative, got " + gapNanos);
+                throw new ParameterException(command.commandLine(), "--gap-ns must not be negative, got " + gapNanos);
             }
-            try (PcapWriter w = PcapWriter.create(out, nanos ? PcapWriter.Precision.NANOS : PcapWriter.Precision.MICROS)) {
-                for (int i = 0; i < count; i++) {
-                    w.write(i * gapNanos, frame, 0, length);
+            int length;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment frame = arena.allocate(capacity);
+                length = builder.build(frame);
+                try (PcapWriter w = PcapWriter.create(out, nanos ? PcapWriter.Precision.NANOS : PcapWriter.Precision.MICROS)) {
+                    for (int i = 0; i < count; i++) {
+                        w.write(i * gapNanos, frame, 0, length);
+                    }
                 }
             }
-            spec.commandLine().getOut().printf("wrote %d %s frame%s of %d bytes to %s%n",
-                    count, spec.name(), count == 1 ? "" : "s", length, out);
+            command.commandLine().getOut().printf("wrote %d %s frame%s of %d bytes to %s%n",
+                    count, command.name(), count == 1 ? "" : "s", length, out);
         }
     }
 
@@ -117,10 +134,8 @@ final class FrameCommand {
                 classEnable |= 1 << p;
                 times[p] = q;
             }
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment frame = arena.allocate(64);
-                output.write(spec, frame, MacControl.writePfc(frame, 0, output.srcMac, classEnable, times));
-            }
+            int vector = classEnable;
+            output.write(64, frame -> MacControl.writePfc(frame, 0, output.srcMac, vector, times));
             return 0;
         }
     }
@@ -143,10 +158,7 @@ final class FrameCommand {
         @Override
         public Integer call() throws IOException {
             checkQuanta(spec, quanta);
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment frame = arena.allocate(64);
-                output.write(spec, frame, MacControl.writePause(frame, 0, output.srcMac, quanta));
-            }
+            output.write(64, frame -> MacControl.writePause(frame, 0, output.srcMac, quanta));
             return 0;
         }
     }
@@ -197,9 +209,8 @@ final class FrameCommand {
             if (seq < 0 || seq > 0xFFFF) {
                 throw new ParameterException(spec.commandLine(), "--seq must be 0..65535, got " + seq);
             }
-            int length;
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment frame = arena.allocate(64);
+            output.write(64, frame -> {
+                int length;
                 switch (op.toLowerCase(java.util.Locale.ROOT)) {
                     case "pause", "resume" -> {
                         if (queue == null) {
@@ -244,8 +255,8 @@ final class FrameCommand {
                     default -> throw new ParameterException(spec.commandLine(),
                             "--op must be pause, resume or bitmap, got '" + op + "'");
                 }
-                output.write(spec, frame, length);
-            }
+                return length;
+            });
             return 0;
         }
     }
@@ -334,11 +345,7 @@ final class FrameCommand {
                     }
                     b.bfcUpstreamQueue(bfcUpstreamQueue);
                 }
-                int length = b.frameLength();
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment frame = arena.allocate(length);
-                    output.write(spec, frame, b.write(frame, 0));
-                }
+                output.write(b.frameLength(), frame -> b.write(frame, 0));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }

@@ -1,5 +1,6 @@
 package org.pfcswitch.cli;
 
+import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.Ipv4;
@@ -33,13 +34,13 @@ final class FrameDescription {
     }
 
     static String json(long index, ParsedFrame f) {
-        Json j = new Json().field("index", index).field("type", type(f)).field("length", f.length());
+        JsonOutput j = new JsonOutput().beginObject().field("index", index).field("type", type(f)).field("length", f.length());
         String problem = problem(f);
         if (problem != null) {
             j.field("error", problem);
         }
         if (f.length() < 14) {
-            return j.toString();
+            return j.endObject().toString();
         }
         j.field("dst", MacAddress.format(f.dstMac())).field("src", MacAddress.format(f.srcMac()))
                 .field("etherType", f.etherType());
@@ -76,7 +77,7 @@ final class FrameDescription {
                 j.field("aethSyndrome", f.aethSyndrome()).field("msn", f.aethMsn());
             }
         }
-        return j.toString();
+        return j.endObject().toString();
     }
 
     static String text(long index, ParsedFrame f) {

@@ -15,9 +15,9 @@ import org.pfcswitch.testbed.LiveHosts;
 import org.pfcswitch.testbed.LiveResult;
 import org.pfcswitch.testbed.LiveRun;
 import org.pfcswitch.testbed.Scenario;
-import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.netns.PacketSocket;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -62,9 +62,8 @@ import picocli.CommandLine.Spec;
             "      --scenario testbed-configs/scenarios/netns-3hosts-incast.yaml --set traffic.web.load=0.5 --json"})
 final class HostsCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--config"}, required = true, paramLabel = "TESTBED",
-            description = "Configuration with a testbed: section (namespaces, IPs, MACs), as for 'testbed up'.")
-    Path config;
+    @Mixin
+    TestbedCommand.ConfigOption testbed;
 
     @Option(names = "--scenario", required = true, paramLabel = "SCENARIO",
             description = "A scenario YAML file as for 'sim'; its host names must be testbed host names.")
@@ -92,14 +91,18 @@ final class HostsCommand implements Callable<Integer> {
             TimeOption.nanos(spec.commandLine(), "--duration", duration, false);
             sets.add("duration=" + duration);
         }
-        TestbedConfig tb = TestbedCommand.read(config);
+        Path config = testbed.file;
+        TestbedConfig tb = testbed.read();
         Scenario s = ScenarioLoader.load(scenario, sets).scenario();
         try (LiveTestbedHosts live = LiveTestbedHosts.open(s, tb, scenario, config)) {
             PrintWriter err = spec.commandLine().getErr();
             err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), live.count(), config,
                     s.durationNanos() / 1e9);
             err.flush();
-            LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), ScenarioRunner.Progress.NONE);
+            Progress progress = new Progress(err, "hosts " + s.name(), "on the hosts' clock");
+            LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), progress);
+            progress.done(String.format(Locale.ROOT, "hosts: %s done after %.3f s on the hosts' clock, clock slip %.3f ms",
+                    s.name(), r.durationNanos() / 1e9, r.slipNanos() / 1e6));
             HostsReport report = new HostsReport(s.name(), config.toString(), r);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

@@ -26,6 +26,7 @@ import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.SchemeResult;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -62,9 +63,8 @@ final class LabCommand implements Callable<Integer> {
             description = "The traffic (a scenario file as for 'sim'); its host names are the testbed's.")
     Path scenario;
 
-    @Option(names = "--scheme", split = ",", paramLabel = "S[,S...]",
-            description = "Schemes to compare (default: the scenario's schemes: list).")
-    List<String> schemes;
+    @Mixin
+    SchemesOption schemes;
 
     @Option(names = "--duration", paramLabel = "TIME",
             description = "How long each live run and each sim run lasts (default: the scenario's duration).")
@@ -97,7 +97,7 @@ final class LabCommand implements Callable<Integer> {
         sets.add("measure={from: 0ns, to: " + runNanos + "ns}");
         ScenarioLoader.Loaded loaded = ScenarioLoader.load(scenario, sets);
         Scenario s = loaded.scenario();
-        List<String> run = schemes != null ? schemes : loaded.schemes();
+        List<String> run = schemes.orElse(loaded.schemes());
         ConfigNode root = ConfigNode.load(config);
         SwitchConfig cfg = SwitchConfigReader.read(root, run.getFirst());
         for (String scheme : run) {
@@ -132,7 +132,9 @@ final class LabCommand implements Callable<Integer> {
         List<SchemeResult> sim = new ArrayList<>();
         for (String scheme : run) {
             log("sim " + scheme + ": " + s.durationNanos() / 1e9 + " s of virtual time");
-            sim.add(ScenarioRunner.run(s, scheme));
+            Progress progress = new Progress(spec.commandLine().getErr(), "sim " + scheme, "simulated");
+            sim.add(ScenarioRunner.run(s, scheme, progress));
+            progress.done(null);
         }
         printTable(s, cfg, live, sim);
         return 0;

@@ -40,7 +40,7 @@ final class MmuCommand {
         @Option(names = {"-c", "--config"}, required = true, paramLabel = "CONFIG", description = "A YAML file with an mmu: section.")
         Path config;
 
-        @Option(names = "--scheme", paramLabel = "S",
+        @Option(names = "--scheme", paramLabel = "S", completionCandidates = SchemeNames.OrAll.class,
                 description = "Explain this scheme instead of the file's, or 'all' for every scheme.")
         String scheme;
 
@@ -61,8 +61,7 @@ final class MmuCommand {
             List<MmuExplanation> explanations = all ? MmuExplanation.ofAllSchemes(cfg) : List.of(MmuExplanation.of(cfg));
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                out.println(all ? "[" + String.join(",", explanations.stream().map(MmuExplanation::toJson).toList()) + "]"
-                        : explanations.getFirst().toJson());
+                out.println(all ? MmuExplanationJson.of(explanations) : MmuExplanationJson.of(explanations.getFirst()));
             } else {
                 for (MmuExplanation e : explanations) {
                     out.println(e.toText());

@@ -10,4 +10,12 @@ final class SchemeNames implements Iterable<String> {
     public Iterator<String> iterator() {
         return Schemes.NAMES.iterator();
     }
+
+    /** The scheme names and {@code all} (for {@code mmu explain --scheme}). */
+    static final class OrAll implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return java.util.stream.Stream.concat(Schemes.NAMES.stream(), java.util.stream.Stream.of("all")).iterator();
+        }
+    }
 }

@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.scenario.SimReport;
-import org.pfcswitch.mmu.Schemes;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.SchemeResult;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -56,9 +57,8 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
     Path config;
 
-    @Option(names = "--scheme", split = ",", paramLabel = "S[,S...]",
-            description = "Schemes to run: st, dt, sonic, dsh, spfc, reverie, capfc, bfc (default: the file's schemes: list).")
-    List<String> schemes;
+    @Mixin
+    SchemesOption schemes;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Override a value by its dotted path, e.g. duration=2ms or traffic.bursts.count=24 (repeatable).")
@@ -102,13 +102,14 @@ final class SimCommand implements Callable<Integer> {
         }
         String key = sweep.substring(0, eq);
         List<String> values = List.of(sweep.substring(eq + 1).split(","));
-        List<String> documents = new ArrayList<>();
+        JsonOutput document = new JsonOutput().beginObject().field("sweep", key).beginArray("runs");
         for (String value : values) {
             List<String> withValue = new ArrayList<>(sets);
             withValue.add(key + "=" + value.trim());
             SimReport report = runOnce(withValue);
             if (json) {
-                documents.add("{\"value\":\"" + value.trim() + "\",\"result\":" + report.json() + "}");
+                report.writeJson(document.beginObject().field("value", value.trim()).name("result"));
+                document.endObject();
             } else {
                 stdout.println("== " + key + " = " + value.trim());
                 report.printTable(stdout);
@@ -117,7 +118,7 @@ final class SimCommand implements Callable<Integer> {
             writeFiles(report, out == null ? null : out.resolve(key + "=" + value.trim()));
         }
         if (json) {
-            stdout.println("{\"sweep\":\"" + key + "\",\"runs\":[" + String.join(",", documents) + "]}");
+            document.endArray().endObject().println(stdout);
         }
         return 0;
     }
@@ -126,25 +127,18 @@ final class SimCommand implements Callable<Integer> {
     private SimReport runOnce(List<String> sets) {
         ScenarioLoader.Loaded loaded = ScenarioLoader.load(config, sets);
         Scenario scenario = loaded.scenario();
-        List<String> run = schemes != null ? schemes : loaded.schemes();
-        for (String s : run) {
-            if (!Schemes.NAMES.contains(s)) {
-                throw new ParameterException(spec.commandLine(), "--scheme: unknown scheme '" + s + "'; use one or more of "
-                        + String.join(", ", Schemes.NAMES));
-            }
-        }
+        List<String> run = schemes.orElse(loaded.schemes());
         PrintWriter err = spec.commandLine().getErr();
         List<SchemeResult> results = new ArrayList<>();
         for (String s : run) {
-            ProgressLine progress = new ProgressLine(err, scenario.name() + " " + s);
+            Progress progress = new Progress(err, scenario.name() + " " + s, "simulated");
             long t0 = System.nanoTime();
             SchemeResult r = ScenarioRunner.run(scenario, s, progress);
             double wall = (System.nanoTime() - t0) / 1e9;
-            progress.done();
             results.add(r);
             // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
-            err.printf(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s%n",
-                    scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6);
+            progress.done(String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",
+                    scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6));
         }
         return new SimReport(scenario, results);
     }
@@ -166,47 +160,6 @@ final class SimCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("wrote " + files.size() + " files to " + dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * A progress bar on stderr for runs that take a while: silent for the first second of wall
-     * time (short runs and tests print nothing), then redrawn at most five times a second. The
-     * wall clock only decides when to draw; it never reaches a result.
-     */
-    private static final class ProgressLine implements ScenarioRunner.Progress {
-        private final PrintWriter err;
-        private final String label;
-        private final long startedAt = System.nanoTime();
-        private long drawnAt;
-        private boolean drawn;
-
-        ProgressLine(PrintWriter err, String label) {
-            this.err = err;
-            this.label = label;
-        }
-
-        @Override
-        public void at(long simulatedNanos, long totalNanos) {
-            long now = System.nanoTime();
-            if (now - startedAt < 1_000_000_000L || now - drawnAt < 200_000_000L) {
-                return;
-            }
-            drawnAt = now;
-            drawn = true;
-            int width = 30;
-            int filled = (int) (width * simulatedNanos / Math.max(1, totalNanos));
-            err.printf(Locale.ROOT, "\r%s [%s%s] %5.1f%% %.2f/%.2f ms simulated, %.1f s", label, "#".repeat(filled),
-                    " ".repeat(width - filled), 100.0 * simulatedNanos / totalNanos, simulatedNanos / 1e6,
-                    totalNanos / 1e6, (now - startedAt) / 1e9);
-            err.flush();
-        }
-
-        void done() {
-            if (drawn) {
-                err.print("\r" + " ".repeat(label.length() + 80) + "\r");    // clear the bar; the speed line follows
-                err.flush();
-            }
         }
     }
 }

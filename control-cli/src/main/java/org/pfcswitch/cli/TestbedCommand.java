@@ -16,6 +16,7 @@ import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.codec.MacAddress;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -43,21 +44,33 @@ import picocli.CommandLine.Spec;
             "  ./pfcswitch testbed down -c testbed-configs/netns-3hosts.yaml"})
 final class TestbedCommand {
 
+    /** {@code -c TESTBED} of the commands that read a testbed: section (testbed up and down, hosts): a picocli mixin. */
+    static final class ConfigOption {
+        @Option(names = {"-c", "--config"}, required = true, paramLabel = "TESTBED",
+                description = "A configuration with a testbed: section (namespaces, IPs, MACs), e.g. "
+                        + "testbed-configs/netns-3hosts.yaml.")
+        Path file;
+
+        TestbedConfig read() {
+            return TestbedCommand.read(file);
+        }
+    }
+
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Creates the namespaces and veth pairs.", "",
                 "Fails if a namespace already exists (run 'testbed down' first). On failure,",
                 "whatever was created is removed again."})
     static final class Up implements Callable<Integer> {
-        @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "Configuration with a testbed: section.")
-        Path config;
+        @Mixin
+        ConfigOption config;
 
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
-            create(read(config), spec.commandLine().getOut());
-            spec.commandLine().getOut().println("testbed up: now: ./pfcswitch run -c " + config);
+            create(config.read(), spec.commandLine().getOut());
+            spec.commandLine().getOut().println("testbed up: now: ./pfcswitch run -c " + config.file);
             return 0;
         }
     }
@@ -109,15 +122,15 @@ final class TestbedCommand {
     @Command(name = "down", mixinStandardHelpOptions = true,
             description = "Removes the testbed's namespaces and veths (those that exist; missing ones are fine).")
     static final class Down implements Callable<Integer> {
-        @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "Configuration with a testbed: section.")
-        Path config;
+        @Mixin
+        ConfigOption config;
 
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
-            TestbedConfig tb = read(config);
+            TestbedConfig tb = config.read();
             int removed = remove(tb);
             spec.commandLine().getOut().println("testbed down: removed " + removed + " of " + tb.hosts().size() + " namespaces");
             return 0;

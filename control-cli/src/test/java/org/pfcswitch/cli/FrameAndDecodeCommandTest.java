@@ -125,6 +125,11 @@ class FrameAndDecodeCommandTest {
         assertUsageError(Cli.run("frame", "roce", "--opcode", "0x15", "--out", out), "not a RoCEv2 BTH opcode");
         assertUsageError(Cli.run("frame", "roce", "--dscp", "64", "--out", out), "dscp must be 0..63");
         assertUsageError(Cli.run("frame", "roce", "--src-ip", "1.2.3", "--out", out), "not an IPv4 address");
+        // The shared Output mixin's own checks answer with the usage of the frame command it is part of.
+        Cli count = Cli.run("frame", "bfc", "--op", "pause", "--queue", "1", "--count", "0", "--out", out);
+        assertUsageError(count, "--count must be at least 1, got 0");
+        assertTrue(count.err().contains("Usage: pfcswitch frame bfc"), count.err());
+        assertUsageError(Cli.run("frame", "roce", "--gap-ns", "-1", "--out", out), "--gap-ns must not be negative");
         assertFalse(Files.exists(Path.of(out)), "nothing is written on bad arguments");
 
         Cli missing = Cli.run("decode", dir.resolve("nope.pcap").toString());

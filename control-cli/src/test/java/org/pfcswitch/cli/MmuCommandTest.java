@@ -6,8 +6,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -19,7 +20,7 @@ class MmuCommandTest {
     Path dir;
 
     @Test
-    void shippedTomahawkConfigGivesTheDshPaperPools() {
+    void shippedTomahawkConfigGivesTheDshPaperPools() throws IOException {
         Cli dt = Cli.run("mmu", "explain", "-c", TOMAHAWK.toString(), "--scheme", "dt", "--json");
         assertEquals(0, dt.exitCode(), dt.err());
         assertEquals(2_649_088, number(dt.out(), "sharedPoolBytes"));
@@ -42,13 +43,24 @@ class MmuCommandTest {
     }
 
     @Test
-    void everySchemeAtOnce() {
+    void everySchemeAtOnce() throws IOException {
         Cli c = Cli.run("mmu", "explain", "-c", TOMAHAWK.toString(), "--scheme", "all", "--json");
         assertEquals(0, c.exitCode(), c.err());
-        for (String s : new String[] {"st", "dt", "sonic", "dsh", "spfc", "reverie", "capfc", "bfc"}) {
-            assertTrue(c.out().contains("\"scheme\":\"" + s + "\""), s);
+        JsonNode all = new ObjectMapper().readTree(c.out());
+        String[] schemes = {"st", "dt", "sonic", "dsh", "spfc", "reverie", "capfc", "bfc"};
+        assertEquals(schemes.length, all.size());
+        for (int i = 0; i < schemes.length; i++) {
+            JsonNode e = all.get(i);
+            assertEquals(schemes[i], e.get("scheme").asText());
+            for (String key : new String[] {"totalBytes", "sharedPoolBytes", "headroomBytes", "privateBytes"}) {
+                assertTrue(e.get(key).isIntegralNumber(), schemes[i] + " lacks " + key);
+            }
+            assertEquals(32, e.get("ports").size(), schemes[i]);
+            assertEquals(8, e.get("ports").get(0).get("queues").size(), schemes[i]);
+            assertTrue(e.get("ports").get(0).get("queues").get(3).get("lossless").isBoolean(), schemes[i]);
+            assertTrue(e.get("parameters").get(0).has("default"), schemes[i]);
         }
-        assertTrue(c.out().startsWith("[") && c.out().strip().endsWith("]"));
+        assertTrue(c.out().startsWith("[{\"scheme\":\"st\",\"totalBytes\":16777216,"), c.out().substring(0, 60));
     }
 
     @Test
@@ -99,9 +111,10 @@ class MmuCommandTest {
         return Files.writeString(Files.createTempFile(dir, "mmu", ".yaml"), yaml);
     }
 
-    private static long number(String json, String key) {
-        Matcher m = Pattern.compile("\"" + key + "\":(\\d+)").matcher(json);
-        assertTrue(m.find(), key + " missing in " + json);
-        return Long.parseLong(m.group(1));
+    /** A top-level number of the document. */
+    private static long number(String json, String key) throws IOException {
+        JsonNode value = new ObjectMapper().readTree(json).get(key);
+        assertTrue(value != null && value.isIntegralNumber(), key + " missing in " + json);
+        return value.asLong();
     }
 }

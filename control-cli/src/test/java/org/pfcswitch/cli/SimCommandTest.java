@@ -1,6 +1,7 @@
 package org.pfcswitch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,12 +34,13 @@ class SimCommandTest {
 
     /** A sweep is the same as separate --set runs, one after the other, in one document. */
     @Test
-    void aSweepRunsOncePerValueAndMatchesSeparateRuns() {
+    void aSweepRunsOncePerValueAndMatchesSeparateRuns() throws IOException {
         String[] common = {"-c", DSH, "--scheme", "dt,dsh", "--json", "--set", "duration=500us", "--set", "measure.to=500us"};
         Cli sweep = sim(concat(common, "--sweep", "traffic.fanin.count=4,12"));
         assertEquals(0, sweep.exitCode(), sweep.err());
         String doc = sweep.out().strip();
         assertTrue(doc.startsWith("{\"sweep\":\"traffic.fanin.count\",\"runs\":[{\"value\":\"4\",\"result\":"), doc);
+        assertEquals(2, new ObjectMapper().readTree(doc).get("runs").size(), doc);
         for (String n : new String[] {"4", "12"}) {
             Cli single = sim(concat(common, "--set", "traffic.fanin.count=" + n));
             assertEquals(0, single.exitCode(), single.err());
@@ -201,7 +205,7 @@ class SimCommandTest {
     }
 
     @Test
-    void theSameSeedGivesByteIdenticalJsonAndAnotherSeedDoesNot() {
+    void theSameSeedGivesByteIdenticalJsonAndAnotherSeedDoesNot() throws IOException {
         String[] args = {"-c", DSH, "--scheme", "dt,dsh,bfc", "--json", "--set", "cc.mode=dcqcn",
                 "--set", "traffic.fanin.count=12", "--set", "duration=500us", "--set", "measure.to=500us"};
         Cli a = sim(concat(args, "--seed", "7"));
@@ -214,6 +218,11 @@ class SimCommandTest {
                 "fctP99Ns", "throughputGbpsByFlow", "losslessViolations", "drops"}) {
             assertTrue(a.out().contains(key), key);
         }
+        JsonNode dt = new ObjectMapper().readTree(a.out()).get("schemes").get("dt");
+        assertTrue(dt.get("flows").get("count").isIntegralNumber(), a.out());
+        dt.get("throughputGbpsByFlow").forEach(v -> assertTrue(v.isNumber(), a.out()));
+        dt.get("fctBySize").forEach(bin -> assertTrue(bin.get("slowdownMean").isNumber() || bin.get("count").asInt() == 0,
+                "a bin's slowdown is a number, or null when no flow of it completed: " + bin));
         String[] web = {"-c", SCENARIOS.resolve("websearch-load.yaml").toString(), "--scheme", "dt", "--json",
                 "--set", "duration=300us", "--set", "measure.from=0us", "--set", "measure.to=300us",
                 "--set", "traffic.web.stop=300us"};
@@ -292,6 +301,19 @@ class SimCommandTest {
                 "--set", "traffic.bursts.stop=10ms");
         assertEquals(0, table.exitCode(), table.err());
         assertTrue(table.out().contains("FCT by traffic and flow size") && table.out().contains("XOFFs"), table.out());
+    }
+
+    /** Not on a terminal (stderr captured here, as in a pipe or a CI log): no progress bar, a plain line per scheme. */
+    @Test
+    void offATerminalProgressIsPlainLinesWithoutCarriageReturns() {
+        Cli c = sim("-c", SPFC, "--scheme", "dt,spfc", "--set", "duration=1ms", "--set", "measure.from=0ms",
+                "--set", "measure.to=1ms");
+        assertEquals(0, c.exitCode(), c.err());
+        assertFalse(c.err().contains("\r"), c.err());
+        for (String scheme : new String[] {"dt", "spfc"}) {
+            assertTrue(Pattern.compile("(?m)^spfc-victim " + scheme + ": 1\\.000 ms simulated, [\\d,]+ events in [\\d.]+ s wall")
+                    .matcher(c.err()).find(), c.err());
+        }
     }
 
     @Test

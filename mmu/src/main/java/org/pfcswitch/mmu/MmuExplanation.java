@@ -7,9 +7,8 @@ import java.util.Locale;
 /**
  * Where the buffer goes under one scheme: pools, per-port and per-queue reservations, the headroom
  * formula with its inputs, and the thresholds with the buffer empty. Plain data for
- * {@code pfcswitch mmu explain}, rendered by {@link #toText()} or {@link #toJson()} (hand-written
- * JSON; keys include {@code totalBytes}, {@code sharedPoolBytes}, {@code headroomBytes},
- * {@code privateBytes}).
+ * {@code pfcswitch mmu explain}: {@link #toText()} renders it as plain text; its JSON is written by
+ * the CLI from these accessors (the mmu depends on nothing, a JSON library included).
  */
 public record MmuExplanation(
         String scheme,
@@ -113,90 +112,5 @@ public record MmuExplanation(
             }
         }
         return sb.toString();
-    }
-
-    public String toJson() {
-        StringBuilder sb = new StringBuilder(4096);
-        sb.append('{');
-        field(sb, "scheme", scheme).append(',');
-        field(sb, "totalBytes", totalBytes).append(',');
-        field(sb, "cellBytes", cellBytes).append(',');
-        field(sb, "privateBytes", privateBytes).append(',');
-        field(sb, "sharedPoolBytes", sharedPoolBytes).append(',');
-        field(sb, "headroomBytes", headroomBytes).append(',');
-        field(sb, "headroomKind", headroomKind).append(',');
-        sb.append("\"pools\":[");
-        for (int i = 0; i < pools.size(); i++) {
-            Pool p = pools.get(i);
-            sb.append(i == 0 ? "{" : ",{");
-            field(sb, "name", p.name()).append(',');
-            field(sb, "bytes", p.bytes()).append(',');
-            field(sb, "note", p.note()).append('}');
-        }
-        sb.append("],\"thresholds\":[");
-        for (int i = 0; i < thresholds.size(); i++) {
-            Threshold t = thresholds.get(i);
-            sb.append(i == 0 ? "{" : ",{");
-            field(sb, "name", t.name()).append(',');
-            field(sb, "bytes", t.bytes()).append(',');
-            field(sb, "formula", t.formula()).append('}');
-        }
-        sb.append("],\"parameters\":[");
-        for (int i = 0; i < parameters.size(); i++) {
-            ParameterDoc d = parameters.get(i);
-            sb.append(i == 0 ? "{" : ",{");
-            field(sb, "name", d.name()).append(',');
-            field(sb, "value", d.value()).append(',');
-            field(sb, "default", d.defaultValue()).append(',');
-            field(sb, "source", d.source()).append('}');
-        }
-        sb.append("],\"ports\":[");
-        for (int i = 0; i < ports.size(); i++) {
-            PortLine p = ports.get(i);
-            sb.append(i == 0 ? "{" : ",{");
-            field(sb, "port", p.port()).append(',');
-            field(sb, "speedBps", p.speedBps()).append(',');
-            field(sb, "cableDelayNs", p.cableDelayNs()).append(',');
-            field(sb, "headroomFormula", p.headroomFormula()).append(',');
-            field(sb, "insuranceBytes", p.insuranceBytes()).append(',');
-            sb.append("\"queues\":[");
-            for (int j = 0; j < p.queues().size(); j++) {
-                QueueLine q = p.queues().get(j);
-                sb.append(j == 0 ? "{" : ",{");
-                field(sb, "priority", q.priority()).append(',');
-                sb.append("\"lossless\":").append(q.lossless()).append(',');
-                field(sb, "privateBytes", q.privateBytes()).append(',');
-                field(sb, "headroomBytes", q.headroomBytes()).append(',');
-                field(sb, "emptyThresholdBytes", q.emptyThresholdBytes()).append('}');
-            }
-            sb.append("]}");
-        }
-        sb.append("]}");
-        return sb.toString();
-    }
-
-    private static StringBuilder field(StringBuilder sb, String key, long value) {
-        return sb.append('"').append(key).append("\":").append(value);
-    }
-
-    private static StringBuilder field(StringBuilder sb, String key, String value) {
-        sb.append('"').append(key).append("\":\"");
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"');
     }
 }

@@ -41,13 +41,13 @@ class ConfigAndExplainTest {
     }
 
     @Test
-    void explanationJsonHasTheKeysTheCliPromises() {
+    void explanationHasThePoolsTheCliPrints() {
         MmuExplanation e = MmuExplanation.of(Configs.tomahawk("dt").build());
-        String json = e.toJson();
-        assertTrue(json.startsWith("{\"scheme\":\"dt\",\"totalBytes\":16777216,"), json.substring(0, 60));
-        assertTrue(json.contains("\"sharedPoolBytes\":2649088"));
-        assertTrue(json.contains("\"headroomBytes\":13440000"));
-        assertTrue(json.contains("\"privateBytes\":688128"));
+        assertEquals("dt", e.scheme());
+        assertEquals(16_777_216, e.totalBytes());
+        assertEquals(2_649_088, e.sharedPoolBytes());
+        assertEquals(13_440_000, e.headroomBytes());
+        assertEquals(688_128, e.privateBytes());
         String text = e.toText();
         assertTrue(text.contains("fixed value = 60,000 B"), text);
         assertTrue(text.contains("would give 56,840 B"), text);   // Eq. 1 with the same inputs
@@ -57,10 +57,6 @@ class ConfigAndExplainTest {
     @Test
     void everySchemeExplainsTheTomahawkModelWithConsistentPools() {
         for (MmuExplanation e : MmuExplanation.ofAllSchemes(Configs.tomahawk("dt").build())) {
-            String json = e.toJson();
-            for (String key : new String[] {"totalBytes", "sharedPoolBytes", "headroomBytes", "privateBytes"}) {
-                assertTrue(json.contains("\"" + key + "\":"), e.scheme() + " lacks " + key);
-            }
             assertTrue(e.privateBytes() + e.headroomBytes() + e.sharedPoolBytes() <= e.totalBytes(), e.scheme());
             assertEquals(32, e.ports().size());
             assertTrue(e.toText().contains("scheme " + e.scheme()));

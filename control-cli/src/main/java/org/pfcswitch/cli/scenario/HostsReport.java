@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
+import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.testbed.LiveResult;
 import org.pfcswitch.testbed.SchemeResult;
 
@@ -44,53 +45,49 @@ public record HostsReport(String scenario, String testbed, LiveResult result) {
 
     public String json() {
         LiveResult r = result;
-        StringBuilder sb = new StringBuilder();
-        sb.append("{\"scenario\":").append(quote(scenario)).append(",\"testbed\":").append(quote(testbed))
-                .append(",\"durationNs\":").append(r.durationNanos()).append(",\"slipNs\":").append(r.slipNanos())
-                .append(",\"passes\":").append(r.passes()).append(",\"traffic\":{");
-        List<LiveResult.Traffic> traffic = r.traffic();
-        for (int i = 0; i < traffic.size(); i++) {
-            LiveResult.Traffic t = traffic.get(i);
-            sb.append(i == 0 ? "" : ",").append(quote(t.name())).append(":{\"flows\":").append(t.flows())
-                    .append(",\"completed\":").append(t.completed()).append(",\"receivedBytes\":").append(t.receivedBytes())
-                    .append(",\"throughputGbps\":").append(String.format(Locale.ROOT, "%.4f", t.throughputBps() / 1e9))
-                    .append('}');
+        JsonOutput j = new JsonOutput().beginObject().field("scenario", scenario).field("testbed", testbed)
+                .field("durationNs", r.durationNanos()).field("slipNs", r.slipNanos()).field("passes", r.passes())
+                .beginObject("traffic");
+        for (LiveResult.Traffic t : r.traffic()) {
+            j.beginObject(t.name()).field("flows", t.flows()).field("completed", t.completed())
+                    .field("receivedBytes", t.receivedBytes()).field("throughputGbps", t.throughputBps() / 1e9, 4)
+                    .endObject();
         }
-        sb.append("},\"fctBins\":[");
-        List<SchemeResult.Bin> bins = r.bins();
-        for (int i = 0; i < bins.size(); i++) {
-            SchemeResult.Bin b = bins.get(i);
-            sb.append(i == 0 ? "" : ",").append("{\"lowBytes\":").append(b.lowBytes()).append(",\"highBytes\":")
-                    .append(b.highBytes() == Long.MAX_VALUE ? "null" : String.valueOf(b.highBytes()))
-                    .append(",\"count\":").append(b.count()).append(",\"started\":").append(b.started())
-                    .append(",\"fctP50Ns\":").append(b.fctP50Nanos()).append(",\"fctP99Ns\":").append(b.fctP99Nanos())
-                    .append(",\"slowdownMean\":").append(number(b.slowdownMean())).append('}');
+        j.endObject().beginArray("fctBins");
+        for (SchemeResult.Bin b : r.bins()) {
+            j.beginObject().field("lowBytes", b.lowBytes());
+            if (b.highBytes() == Long.MAX_VALUE) {
+                j.nullField("highBytes");
+            } else {
+                j.field("highBytes", b.highBytes());
+            }
+            j.field("count", b.count()).field("started", b.started()).field("fctP50Ns", b.fctP50Nanos())
+                    .field("fctP99Ns", b.fctP99Nanos()).field("slowdownMean", b.slowdownMean(), 4).endObject();
         }
-        sb.append("],\"hosts\":{");
+        j.endArray().beginObject("hosts");
         List<LiveResult.Host> hosts = r.hosts();
-        for (int i = 0; i < hosts.size(); i++) {
-            LiveResult.Host h = hosts.get(i);
-            sb.append(i == 0 ? "" : ",").append(quote(h.name())).append(":{\"framesSent\":").append(h.framesSent())
-                    .append(",\"framesReceived\":").append(h.framesReceived())
-                    .append(",\"pfcFramesReceived\":").append(h.pfcFramesReceived())
-                    .append(",\"pauseFramesReceived\":").append(h.pauseFramesReceived())
-                    .append(",\"pausedNs\":").append(h.pausedNanos()).append(",\"cnpsSent\":").append(h.cnpsSent())
-                    .append(",\"cnpsReceived\":").append(h.cnpsReceived()).append(",\"acksSent\":").append(h.acksSent())
-                    .append(",\"malformedFrames\":").append(h.malformedFrames())
-                    .append(",\"foreignFrames\":").append(h.foreignFrames())
-                    .append(",\"kernelDrops\":").append(h.kernelDrops()).append(",\"framesLost\":").append(h.framesLost())
-                    .append('}');
+        for (LiveResult.Host h : hosts) {
+            j.beginObject(h.name()).field("framesSent", h.framesSent())
+                    .field("framesReceived", h.framesReceived())
+                    .field("pfcFramesReceived", h.pfcFramesReceived())
+                    .field("pauseFramesReceived", h.pauseFramesReceived())
+                    .field("pausedNs", h.pausedNanos()).field("cnpsSent", h.cnpsSent())
+                    .field("cnpsReceived", h.cnpsReceived()).field("acksSent", h.acksSent())
+                    .field("malformedFrames", h.malformedFrames())
+                    .field("foreignFrames", h.foreignFrames())
+                    .field("kernelDrops", h.kernelDrops()).field("framesLost", h.framesLost())
+                    .endObject();
         }
-        sb.append("},\"flows\":[");
+        j.endObject().beginArray("flows");
         var f = r.flows();
         for (int id = 0; id < f.count(); id++) {
-            sb.append(id == 0 ? "" : ",").append("{\"id\":").append(id).append(",\"src\":")
-                    .append(quote(hosts.get(f.src(id)).name())).append(",\"dst\":").append(quote(hosts.get(f.dst(id)).name()))
-                    .append(",\"bytes\":").append(f.sizeBytes(id)).append(",\"startNs\":").append(f.startNanos(id))
-                    .append(",\"fctNs\":").append(f.fctNanos(id)).append(",\"receivedBytes\":").append(f.receivedPayloadBytes(id))
-                    .append(",\"outOfOrder\":").append(f.outOfOrder(id)).append('}');
+            j.beginObject().field("id", id).field("src", hosts.get(f.src(id)).name())
+                    .field("dst", hosts.get(f.dst(id)).name())
+                    .field("bytes", f.sizeBytes(id)).field("startNs", f.startNanos(id))
+                    .field("fctNs", f.fctNanos(id)).field("receivedBytes", f.receivedPayloadBytes(id))
+                    .field("outOfOrder", f.outOfOrder(id)).endObject();
         }
-        return sb.append("]}").toString();
+        return j.endArray().endObject().toString();
     }
 
     private static String binName(SchemeResult.Bin b) {
@@ -103,13 +100,5 @@ public record HostsReport(String scenario, String testbed, LiveResult result) {
 
     private static String ratio(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    private static String number(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

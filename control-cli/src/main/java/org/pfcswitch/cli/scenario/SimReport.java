@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.SchemeResult;
@@ -173,95 +174,77 @@ public final class SimReport {
      * by leafN / spineN)}}}}.
      */
     public String json() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("{\"scenario\":").append(quote(scenario.name())).append(",\"seed\":").append(scenario.seed())
-                .append(",\"schemes\":{");
-        for (int k = 0; k < results.size(); k++) {
-            SchemeResult r = results.get(k);
-            sb.append(k == 0 ? "" : ",").append(quote(r.scheme())).append(":{");
-            sb.append("\"pfcPausesSent\":").append(r.pausesSent());
-            sb.append(",\"pfcPausesSentByPort\":{");
-            for (int p = 0; p < scenario.hosts().size(); p++) {
-                sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.pausesSentByPort()[p]);
-            }
-            sb.append("},\"pauseTimeNs\":").append(r.pausedNanos());
-            sb.append(",\"flows\":{\"count\":").append(r.flowsCompleted()).append(",\"fctP50Ns\":")
-                    .append(r.fctP50Nanos()).append(",\"fctP99Ns\":").append(r.fctP99Nanos()).append('}');
-            sb.append(",\"throughputGbpsByFlow\":{");
+        JsonOutput j = new JsonOutput();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /** Writes {@link #json()}'s document into {@code j} (a sweep nests one per value). */
+    public void writeJson(JsonOutput j) {
+        j.beginObject().field("scenario", scenario.name()).field("seed", scenario.seed()).beginObject("schemes");
+        for (SchemeResult r : results) {
+            j.beginObject(r.scheme());
+            j.field("pfcPausesSent", r.pausesSent());
+            byPort(j, "pfcPausesSentByPort", r.pausesSentByPort());
+            j.field("pauseTimeNs", r.pausedNanos());
+            j.beginObject("flows").field("count", r.flowsCompleted()).field("fctP50Ns", r.fctP50Nanos())
+                    .field("fctP99Ns", r.fctP99Nanos()).endObject();
+            j.beginObject("throughputGbpsByFlow");
             for (int t = 0; t < scenario.traffic().size(); t++) {
-                sb.append(t == 0 ? "" : ",").append(quote(scenario.traffic().get(t).name())).append(':')
-                        .append(String.format(Locale.ROOT, "%.4f", r.throughputBps()[t] / 1e9));
+                j.field(scenario.traffic().get(t).name(), r.throughputBps()[t] / 1e9, 4);
             }
-            sb.append("},\"losslessViolations\":").append(r.losslessViolations());
-            sb.append(",\"drops\":").append(r.drops());
-            sb.append(",\"pfcXoffEdges\":").append(r.xoffEdges()).append(",\"pfcXoffEdgesByPort\":{");
-            for (int p = 0; p < scenario.hosts().size(); p++) {
-                sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.xoffEdgesByPort()[p]);
-            }
-            sb.append("},\"pauseTimeNsByPort\":{");
-            for (int p = 0; p < scenario.hosts().size(); p++) {
-                sb.append(p == 0 ? "" : ",").append(quote(portName(p))).append(':').append(r.pausedNanosByPort()[p]);
-            }
-            sb.append('}');
+            j.endObject();
+            j.field("losslessViolations", r.losslessViolations());
+            j.field("drops", r.drops());
+            j.field("pfcXoffEdges", r.xoffEdges());
+            byPort(j, "pfcXoffEdgesByPort", r.xoffEdgesByPort());
+            byPort(j, "pauseTimeNsByPort", r.pausedNanosByPort());
             if (scenario.topology().isLeafSpine()) {
-                sb.append(",\"fabricPausesSentBySwitch\":{");
+                j.beginObject("fabricPausesSentBySwitch");
                 for (int sw = 0; sw < r.fabricPausesBySwitch().length; sw++) {
-                    sb.append(sw == 0 ? "" : ",").append(quote(switchName(sw))).append(':').append(r.fabricPausesBySwitch()[sw]);
+                    j.field(switchName(sw), r.fabricPausesBySwitch()[sw]);
                 }
-                sb.append('}');
+                j.endObject();
             }
-            sb.append(",\"fctBySize\":");
-            binsJson(sb, r.bins());
+            binsJson(j.name("fctBySize"), r.bins());
             if (scenario.fctByTraffic()) {
-                sb.append(",\"fctByTraffic\":{");
-                for (int t = 0; t < r.binsByTraffic().size(); t++) {
-                    SchemeResult.TrafficBins tb = r.binsByTraffic().get(t);
-                    sb.append(t == 0 ? "" : ",").append(quote(tb.traffic())).append(':');
-                    binsJson(sb, tb.bins());
+                j.beginObject("fctByTraffic");
+                for (SchemeResult.TrafficBins tb : r.binsByTraffic()) {
+                    binsJson(j.name(tb.traffic()), tb.bins());
                 }
-                sb.append('}');
+                j.endObject();
             }
-            sb.append('}');
+            j.endObject();
         }
-        return sb.append("}}").toString();
+        j.endObject().endObject();
+    }
+
+    /** {@code {host name: value}} over the scenario's hosts. */
+    private void byPort(JsonOutput j, String name, long[] values) {
+        j.beginObject(name);
+        for (int p = 0; p < scenario.hosts().size(); p++) {
+            j.field(portName(p), values[p]);
+        }
+        j.endObject();
     }
 
     /** {@code [{lowBytes, highBytes, count, started, fctP50Ns, fctP99Ns, slowdownMean, slowdownP95, slowdownP99}]}; null when no flow completed. */
-    private static void binsJson(StringBuilder sb, List<SchemeResult.Bin> bins) {
-        sb.append('[');
-        for (int i = 0; i < bins.size(); i++) {
-            SchemeResult.Bin b = bins.get(i);
-            sb.append(i == 0 ? "" : ",").append("{\"lowBytes\":").append(b.lowBytes()).append(",\"highBytes\":")
-                    .append(b.highBytes() == Long.MAX_VALUE ? "null" : Long.toString(b.highBytes()))
-                    .append(",\"count\":").append(b.count()).append(",\"started\":").append(b.started())
-                    .append(",\"fctP50Ns\":").append(b.fctP50Nanos()).append(",\"fctP99Ns\":").append(b.fctP99Nanos())
-                    .append(",\"slowdownMean\":").append(decimal(b.slowdownMean()))
-                    .append(",\"slowdownP95\":").append(decimal(b.slowdownP95()))
-                    .append(",\"slowdownP99\":").append(decimal(b.slowdownP99())).append('}');
-        }
-        sb.append(']');
-    }
-
-    private static String decimal(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
-    }
-
-    private static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
+    private static void binsJson(JsonOutput j, List<SchemeResult.Bin> bins) {
+        j.beginArray();
+        for (SchemeResult.Bin b : bins) {
+            j.beginObject().field("lowBytes", b.lowBytes());
+            if (b.highBytes() == Long.MAX_VALUE) {
+                j.nullField("highBytes");
+            } else {
+                j.field("highBytes", b.highBytes());
             }
+            j.field("count", b.count()).field("started", b.started())
+                    .field("fctP50Ns", b.fctP50Nanos()).field("fctP99Ns", b.fctP99Nanos())
+                    .field("slowdownMean", b.slowdownMean(), 4)
+                    .field("slowdownP95", b.slowdownP95(), 4)
+                    .field("slowdownP99", b.slowdownP99(), 4).endObject();
         }
-        return sb.append('"').toString();
+        j.endArray();
     }
 
     // ------------------------------------------------------------------ files
