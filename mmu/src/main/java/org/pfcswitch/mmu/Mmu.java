@@ -28,6 +28,7 @@ public final class Mmu {
     private long losslessViolations;
     private long admitted;
     private long released;
+    private long adoptedOverLimit;
 
     private Mmu(MmuConfig config, FlowControlListener listener, RandomSource random) {
         this.config = config;
@@ -81,6 +82,30 @@ public final class Mmu {
         }
         return verdict;
     }
+
+    /**
+     * Takes over a packet that another MMU admitted and that is still stored (a live change of
+     * scheme or parameters): charged to the segment this scheme's {@link AdmissionScheme#decide}
+     * names, then reported to the scheme as admitted, so its XOFF and estimator state follow the
+     * buffer as it is. A stored packet cannot be dropped: where this scheme would have refused it,
+     * it is charged to headroom (lossless) or the shared segment (lossy) and counted in {@link #adoptedOverLimit()}, and the
+     * scheme sees its ingress view over the limit (XOFF) until the bytes drain.
+     */
+    public void adopt(int inPort, int priority, int outPort, int queue, int frameBytes, long nowNanos) {
+        long bytes = charged(frameBytes);
+        boolean lossless = (losslessMask >>> priority & 1) != 0;
+        int verdict = scheme.decide(inPort, priority, outPort, queue, bytes, nowNanos);
+        if (verdict < 0) {
+            adoptedOverLimit++;
+            verdict = lossless ? Verdict.HEADROOM : Verdict.SHARED;   // where this scheme puts what is past its limit
+        }
+        ledger.charge(BufferLedger.key(inPort, priority), BufferLedger.key(outPort, queue), lossless, verdict, bytes);
+        admitted++;
+        scheme.onAdmitted(inPort, priority, outPort, queue, bytes, verdict, nowNanos);
+    }
+
+    /** Packets {@link #adopt} took over that this scheme would have dropped. */
+    public long adoptedOverLimit() { return adoptedOverLimit; }
 
     /** Releases a packet admitted earlier with the same arguments, when it leaves its egress queue. */
     public void release(int inPort, int priority, int outPort, int queue, int frameBytes, long nowNanos) {

@@ -47,6 +47,13 @@ final class EgressQueues {
         return ring[k][head[k]];
     }
 
+    /** The {@code i}-th slot from the head of a queue, {@code 0 <= i < frames(port, queue)}. */
+    int at(int port, int queue, int i) {
+        int k = port * queuesPerPort + queue;
+        int[] r = ring[k];
+        return r[(head[k] + i) & (r.length - 1)];
+    }
+
     /** Removes and returns the head slot of a non-empty queue. */
     int pop(int port, int queue, int frameBytes) {
         int k = port * queuesPerPort + queue;

@@ -11,7 +11,9 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.mmu.FlowControlListener;
 import org.pfcswitch.mmu.Mmu;
+import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 import org.pfcswitch.mmu.Verdict;
 import org.pfcswitch.mmu.scheme.Bfc;
@@ -51,8 +53,11 @@ public final class SwitchCore {
     private final MemorySegment bytes;
     private final FrameAllocator allocator;
     private final FrameSink sink;
-    private final Mmu mmu;
+    /** Replaced only by {@link #changeMmu}, between two driver calls, on the thread that owns the core. */
+    private Mmu mmu;
     private final LinkControl link;
+    private final PfcLink pfcLink;          // null under bfc
+    private final RandomSource random;
     private final PriorityClassifier classifier;
     private final ForwardingTable table;
     private final EcmpRoutes ecmp;
@@ -96,13 +101,16 @@ public final class SwitchCore {
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
         PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
+        this.random = random;
         this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
         if (mmu.scheme() instanceof Bfc bfc) {
+            this.pfcLink = null;
             BfcLink bfcLink = new BfcLink(bfc.backpressure(), config.bfcBitmapPeriodNanos(), counters, timers, ports);
             this.link = bfcLink;
             this.scheduler = EgressScheduler.fairQueuing(ports, bfcLink.queuesPerPort(), config.mmu().mtuBytes(),
                     bfcLink.classBands());
         } else {
+            this.pfcLink = pfcLink;
             this.link = pfcLink.attach(mmu.flowControl());
             this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
@@ -418,6 +426,56 @@ public final class SwitchCore {
             }
         }
         return discarded;
+    }
+
+    /**
+     * Puts the buffer under another MMU configuration (a scheme or parameter change) at {@code now},
+     * keeping every frame: what a lab does between runs without restarting the switch.
+     *
+     * <ul>
+     * <li>Frames already queued stay queued, in order. The new MMU takes each over with
+     *     {@link Mmu#adopt} (charged where the new scheme puts it; never dropped), so its ledger
+     *     holds exactly the bytes in the buffer, and they are released from it as they leave.</li>
+     * <li>PFC follows the new scheme at once: an ingress queue the adoption puts over the new XOFF
+     *     threshold is paused (a PFC frame goes out), and one the old MMU held paused but the new
+     *     one does not is resumed (XON). Pauses received from neighbours are kept.</li>
+     * <li>The MMU's own counters (drops, lossless violations, admitted) start again from 0; the
+     *     core's counters go on.</li>
+     * </ul>
+     *
+     * @throws IllegalArgumentException the port count differs, or either scheme is bfc (its link
+     *                                  control and queue structure differ: restart the core instead)
+     */
+    public void changeMmu(MmuConfig next, long now) {
+        if (next.portCount() != ports) {
+            throw new IllegalArgumentException("the new MMU has " + next.portCount() + " ports, the switch " + ports);
+        }
+        if (pfcLink == null || next.scheme().equals("bfc")) {
+            throw new IllegalArgumentException("bfc runs its own link control and queues: a change to or from bfc"
+                    + " needs a new core (restart the switch with --scheme), not a live change");
+        }
+        Mmu old = mmu;
+        Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random);   // throws on bad parameters: nothing changed yet
+        pfcLink.attach(fresh.flowControl());
+        mmu = fresh;
+        for (int port = 0; port < ports; port++) {
+            for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
+                int n = queues.frames(port, queue);
+                for (int i = 0; i < n; i++) {
+                    int slot = queues.at(port, queue, i);
+                    fresh.adopt(slots.inPort[slot], slots.priority[slot], port, queue, slots.length[slot], now);
+                }
+            }
+        }
+        FlowControlListener emitter = pfcLink.mmuListener();
+        for (int port = 0; port < ports; port++) {
+            for (int priority = 0; priority < PRIORITIES; priority++) {
+                if (old.flowControl().isAdvertisedXoff(port, priority) && !fresh.flowControl().isAdvertisedXoff(port, priority)) {
+                    emitter.onXon(port, priority, now);
+                }
+            }
+        }
+        sendOwedControlFrames(now);
     }
 
     // ------------------------------------------------------------------ observation
