@@ -1,5 +1,6 @@
 package org.pfcswitch.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalTime;
@@ -9,6 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.pfcswitch.cli.control.ControlServer;
+import org.pfcswitch.cli.control.ControlToken;
 import org.pfcswitch.testbed.config.ConfigNode;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.DpdkSwitch;
@@ -56,6 +59,11 @@ import picocli.CommandLine.Spec;
             "1 error (bad config, port or DPDK failure: one line on stderr), 3 the worker",
             "failed or mbufs leaked.",
             "",
+            "Control: the switch serves /metrics (Prometheus) and its control API on",
+            "http://127.0.0.1:9464 (--control-port, --control-bind); 'pfcswitch show' reads",
+            "it, 'pfcswitch set' changes the scheme or parameters with the token written to",
+            "~/.pfcswitch/control-PORT.token (owner-only).",
+            "",
             "The configuration format is documented in testbed-configs/README.md."
         },
         footer = {"", "Examples:",
@@ -80,6 +88,24 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--check", description = "Read and validate the configuration, print what would start, and exit.")
     boolean check;
 
+    @Option(names = "--control-port", paramLabel = "PORT", defaultValue = "9464",
+            description = "Port of the control API and /metrics (default: ${DEFAULT-VALUE}, Prometheus's exporter range).")
+    int controlPort;
+
+    @Option(names = "--control-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+            description = "Address the control API listens on (default: ${DEFAULT-VALUE}). Anything but loopback needs --allow-remote-control.")
+    String controlBind;
+
+    @Option(names = "--allow-remote-control", description = "Allow --control-bind on a non-loopback address (logged as a warning).")
+    boolean allowRemoteControl;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "Where to write the token that mutations need (default: ~/.pfcswitch/control-PORT.token, mode 0600).")
+    Path tokenFile;
+
+    @Option(names = "--no-control", description = "Run without the control API and /metrics.")
+    boolean noControl;
+
     @Spec
     CommandSpec spec;
 
@@ -90,6 +116,13 @@ final class RunCommand implements Callable<Integer> {
         out = spec.commandLine().getOut();
         if (statsEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--stats-every must be >= 0, got " + statsEvery);
+        }
+        if (controlPort < 1 || controlPort > 65535) {
+            throw new ParameterException(spec.commandLine(), "--control-port must be 1..65535, got " + controlPort);
+        }
+        if (!noControl && !allowRemoteControl && !java.net.InetAddress.getByName(controlBind).isLoopbackAddress()) {
+            throw new ParameterException(spec.commandLine(), "--control-bind " + controlBind + " is not a loopback address:"
+                    + " the network could read the switch; add --allow-remote-control to mean it");
         }
         SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config), scheme);
         log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, scheme " + cfg.core().mmu().scheme());
@@ -111,6 +144,17 @@ final class RunCommand implements Callable<Integer> {
         }
 
         DpdkSwitch sw = Dpdk.guard(() -> DpdkSwitch.start(cfg, this::log));
+        ControlServer control = null;
+        if (!noControl) {
+            try {
+                control = ControlServer.start(sw, controlBind, controlPort, allowRemoteControl,
+                        ControlToken.create(tokenFile != null ? tokenFile : ControlToken.defaultFile(controlPort)), this::log);
+            } catch (IOException | RuntimeException e) {
+                spec.commandLine().getErr().println("pfcswitch run: error: " + e.getMessage());
+                sw.stop();
+                return 1;
+            }
+        }
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
         long lastStats = System.nanoTime();
@@ -120,6 +164,9 @@ final class RunCommand implements Callable<Integer> {
                 status.lines().forEach(this::log);
                 lastStats = System.nanoTime();
             }
+        }
+        if (control != null) {
+            control.close();
         }
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);

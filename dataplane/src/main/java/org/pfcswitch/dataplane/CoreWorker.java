@@ -15,6 +15,7 @@ import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.codec.Roce;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.CoreMailbox;
 import org.pfcswitch.core.FrameAllocator;
 import org.pfcswitch.core.PauseTimers;
 import org.pfcswitch.core.SwitchCore;
@@ -102,6 +103,8 @@ final class CoreWorker implements Runnable, PollLoop {
     private final long[] cloneNoBuffer;
 
     private volatile boolean running = true;
+    /** Control-plane requests (show, set, metrics); set before the thread starts, or null. */
+    private CoreMailbox mailbox;
     /** Lower bounds of the stall buckets: passes that started this long or longer after the previous one. */
     static final long[] STALL_BOUNDS_NANOS = {100_000, 1_000_000, 10_000_000, 100_000_000};
 
@@ -193,6 +196,10 @@ final class CoreWorker implements Runnable, PollLoop {
         worked |= receive() > 0;
         flushTx();
         allocator.flush();
+        CoreMailbox m = mailbox;
+        if (m != null) {
+            m.runPending(core, now);          // between bursts: control reads and changes see no half pass
+        }
         passes++;
         if (!worked && idleSleepNanos > 0) {
             idle(now);
@@ -385,6 +392,11 @@ final class CoreWorker implements Runnable, PollLoop {
     }
 
     // ---------------------------------------------------------------- other threads
+
+    /** Where control-plane threads hand their requests; call before the worker thread starts. */
+    void useMailbox(CoreMailbox mailbox) {
+        this.mailbox = mailbox;
+    }
 
     void requestStop() {
         running = false;

@@ -3,11 +3,14 @@ package org.pfcswitch.dataplane;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.CoreMailbox;
+import org.pfcswitch.core.CoreSnapshot;
 import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
@@ -45,6 +48,8 @@ public final class DpdkSwitch {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private SwitchConfig running;       // the configuration of the core now running (its scheme may differ)
     private volatile CoreWorker worker;
+    /** Control requests to whichever core runs; the same mailbox across {@link #replaceCore}. */
+    private final CoreMailbox mailbox = new CoreMailbox();
     private volatile Thread thread;
     private int queuedAtReplace;        // frames freed by replaceCore, reported with the shutdown
     private final boolean hugepages;
@@ -66,6 +71,7 @@ public final class DpdkSwitch {
         CoreConfig core = withDeviceMacs(cfg.core(), ports, ethByPort);
         running = cfg;
         worker = new CoreWorker(core, ethByPort, clones(cfg), cfg.idleSleepNanos(), pool, System.nanoTime(), arena);
+        worker.useMailbox(mailbox);
         String cpus = cfg.workerCpus();
         CoreWorker w = worker;
         thread = new Thread(() -> runWorker(w, cpus), "pfcswitch-core");
@@ -103,6 +109,39 @@ public final class DpdkSwitch {
         org.pfcswitch.mmu.Schemes.validate(next.core().mmu());    // before anything stops
         queuedAtReplace += stopCore();
         startCore(next);
+    }
+
+    /**
+     * Copies the running core's state into {@code into}, on the worker thread between two bursts
+     * (the worker pauses for the copy, a few microseconds; nothing else waits on it).
+     *
+     * @throws TimeoutException the worker did not answer in {@code timeoutNanos}
+     */
+    public void snapshot(CoreSnapshot into, long timeoutNanos) throws TimeoutException, InterruptedException {
+        mailbox.call(into::capture, timeoutNanos);
+    }
+
+    /**
+     * Puts the running core's buffer under {@code next} (another scheme or other parameters) between
+     * two bursts, keeping every queued frame: see {@link SwitchCore#changeMmu}. The change is
+     * validated first; a refused one changes nothing.
+     *
+     * @throws IllegalArgumentException bad parameters, or a change to or from bfc
+     * @throws TimeoutException         the worker did not answer in {@code timeoutNanos}
+     */
+    public synchronized void changeMmu(MmuConfig next, long timeoutNanos) throws TimeoutException, InterruptedException {
+        if (stopped) {
+            throw new IllegalStateException("the switch is stopped");
+        }
+        org.pfcswitch.mmu.Schemes.validate(next);
+        mailbox.call((core, now) -> core.changeMmu(next, now), timeoutNanos);
+        running = new SwitchConfig(running.eal(), running.ports(), running.workerCpus(), running.core().withMmu(next),
+                running.idleSleepNanos());
+    }
+
+    /** The MMU configuration of the running core (scheme and parameters as last changed). */
+    public synchronized MmuConfig mmuConfig() {
+        return running.core().mmu();
     }
 
     /** The scheme the running core uses. */

@@ -35,6 +35,15 @@ public interface AdmissionScheme {
     /** The shared-pool threshold of ingress queue (port, priority) with the buffer empty (for explain). */
     long emptyBufferThreshold(int port, int priority);
 
+    /**
+     * The shared-pool limit of ingress queue (port, priority) now, with the buffer as it is: past
+     * it a lossless queue is paused (XOFF). For show, metrics and traces, not the packet path. A
+     * scheme that has no cheaper exact answer gives its empty-buffer threshold.
+     */
+    default long xoffThresholdBytes(int port, int priority, long now) {
+        return emptyBufferThreshold(port, priority);
+    }
+
     /** Scheme-wide thresholds with the buffer empty, e.g. "T = α·B_s" (for explain). */
     List<MmuExplanation.Threshold> emptyBufferThresholds();
 }

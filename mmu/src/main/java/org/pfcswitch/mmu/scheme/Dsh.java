@@ -247,6 +247,12 @@ public final class Dsh implements AdmissionScheme {
         return params.docs();
     }
 
+    /** The queue-level XOFF threshold X_qoff = T - tau (Eq. 10) with the buffer as it is. */
+    @Override
+    public long xoffThresholdBytes(int port, int priority, long now) {
+        return cfg.isLossless(priority) ? queueOffThreshold(port, BufferLedger.key(port, priority)) : threshold();
+    }
+
     @Override
     public long emptyBufferThreshold(int port, int priority) {
         return cfg.isLossless(priority) ? Thresholds.dynamic(alpha, sharedPool, 0) : lossy.emptyThreshold();

@@ -136,6 +136,12 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
         return cfg.isLossless(priority) ? emptyLimit(port, priority) : lossy.emptyThreshold();
     }
 
+    @Override
+    public long xoffThresholdBytes(int port, int priority, long now) {
+        return cfg.isLossless(priority) ? sharedLimit(port, priority, BufferLedger.key(port, priority), now)
+                : lossy.emptyThreshold();
+    }
+
     /** The lossless shared limit with nothing in the buffer. */
     protected abstract long emptyLimit(int port, int priority);
 

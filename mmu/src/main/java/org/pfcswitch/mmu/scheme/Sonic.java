@@ -167,6 +167,11 @@ public final class Sonic implements AdmissionScheme {
     }
 
     @Override
+    public long xoffThresholdBytes(int port, int priority, long now) {
+        return cfg.isLossless(priority) ? ingressThreshold(alphaIn, ledger.sharedUsed()) : emptyBufferThreshold(port, priority);
+    }
+
+    @Override
     public long emptyBufferThreshold(int port, int priority) {
         return cfg.isLossless(priority) ? ingressThreshold(alphaIn, 0)
                 : Thresholds.dynamic(alphaEgLossy, lossyEgressPool, 0);

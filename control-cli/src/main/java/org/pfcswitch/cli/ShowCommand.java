@@ -1,0 +1,111 @@
+package org.pfcswitch.cli;
+
+import java.io.PrintWriter;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.Callable;
+
+import org.pfcswitch.cli.control.ControlClient;
+import org.pfcswitch.cli.control.StatusViews;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "show",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Shows the state of a running switch, read through its control API.",
+            "",
+            "  ports       frames and bytes per port, drops, TX refusals, PFC frames sent and",
+            "              received, PAUSE received, malformed frames (show interfaces counters)",
+            "  queues      per (port, priority): ingress bytes and headroom, egress bytes, the",
+            "              XOFF threshold now and the advertised state, egress paused by the",
+            "              neighbour, frames, drops, ECN marks",
+            "  buffer      occupancy per ledger view: private, shared lossless and lossy,",
+            "              headroom, total, most ever used (show buffer)",
+            "  pfc         PFC pause frames received and sent per port and priority, and the",
+            "              time each egress priority spent paused (pfcstat)",
+            "  thresholds  the lossless ingress queues: bytes, current XOFF threshold, state",
+            "  scheme      the scheme, its parameters in force, ECN profile, headroom per port,",
+            "              the ingress queues paused now",
+            "",
+            "Every view is one snapshot: the switch's worker copies its state between two",
+            "bursts, so the numbers of one table belong to one instant. Exit codes: 0, 1 no",
+            "switch answers, 2 bad arguments."
+        },
+        footer = {"", "Examples:",
+            "  ./pfcswitch show pfc",
+            "  ./pfcswitch show queues --watch 1",
+            "  ./pfcswitch show buffer --json --api http://127.0.0.1:9464"})
+final class ShowCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "VIEW", description = "One of: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = Views.class)
+    String view;
+
+    @Option(names = "--json", description = "Print the API's JSON instead of a table.")
+    boolean json;
+
+    @Option(names = "--watch", paramLabel = "SECONDS", description = "Print the view again every SECONDS until stopped (Ctrl-C).")
+    double watch;
+
+    @Option(names = "--count", paramLabel = "N", description = "With --watch: stop after N prints (default: never).")
+    int count;
+
+    @Option(names = "--api", paramLabel = "URL", defaultValue = ControlClient.DEFAULT_URL,
+            description = "The switch's control API (default: ${DEFAULT-VALUE}).")
+    String api;
+
+    @Spec
+    CommandSpec spec;
+
+    static final class Views extends java.util.ArrayList<String> {
+        Views() {
+            super(StatusViews.VIEWS);
+        }
+    }
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    @Override
+    public Integer call() throws Exception {
+        if (!StatusViews.VIEWS.contains(view)) {
+            throw new ParameterException(spec.commandLine(), "unknown view '" + view + "' (views: "
+                    + String.join(", ", StatusViews.VIEWS) + ")");
+        }
+        if (watch < 0 || count < 0) {
+            throw new ParameterException(spec.commandLine(), "--watch and --count must be >= 0");
+        }
+        ControlClient client;
+        try {
+            client = new ControlClient(api);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        String path = "/api/v1/show/" + view + "?format=" + (json ? "json" : "text");
+        for (int printed = 0; ; ) {
+            String body;
+            try {
+                body = client.get(path);
+            } catch (ControlClient.Failure f) {
+                spec.commandLine().getErr().println("pfcswitch show: " + f.getMessage());
+                return f.status == 0 ? 1 : 2;
+            }
+            if (watch > 0 && !json) {
+                out.println("-- " + LocalTime.now().format(TIME) + " " + view);
+            }
+            out.println(body.stripTrailing());
+            out.flush();
+            printed++;
+            if (watch == 0 || (count > 0 && printed >= count)) {
+                return 0;
+            }
+            Thread.sleep((long) (watch * 1000));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package org.pfcswitch.cli.control;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The CLI's side of the control API: {@code show} and {@code set} talk to a running switch through it. */
+public final class ControlClient {
+
+    /** Where {@code pfcswitch run} serves its API by default. */
+    public static final String DEFAULT_URL = "http://127.0.0.1:9464";
+
+    /** A refusal or failure, with the message to print (the API's own error text when it gave one). */
+    public static final class Failure extends Exception {
+        public final int status;
+
+        Failure(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    private final URI base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    public ControlClient(String url) {
+        String u = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        try {
+            this.base = URI.create(u);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--api: not a URL: '" + url + "'");
+        }
+        if (base.getHost() == null || !"http".equals(base.getScheme())) {
+            throw new IllegalArgumentException("--api: expected http://HOST:PORT, got '" + url + "'");
+        }
+    }
+
+    /** The token file the switch at this URL writes by default. */
+    public Path defaultTokenFile() {
+        return ControlToken.defaultFile(base.getPort() < 0 ? 80 : base.getPort());
+    }
+
+    public String get(String path) throws Failure, InterruptedException {
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+    }
+
+    public String post(String path, String json, String token) throws Failure, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return send(b);
+    }
+
+    private String send(HttpRequest.Builder request) throws Failure, InterruptedException {
+        HttpResponse<String> r;
+        try {
+            r = http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (ConnectException e) {
+            throw new Failure(0, "no switch answers at " + base + " (is 'pfcswitch run' running with its control API? see --api)");
+        } catch (IOException e) {
+            throw new Failure(0, "talking to " + base + ": " + e);
+        }
+        if (r.statusCode() / 100 != 2) {
+            throw new Failure(r.statusCode(), errorText(r));
+        }
+        return r.body();
+    }
+
+    private static String errorText(HttpResponse<String> r) {
+        try {
+            JsonNode n = new ObjectMapper().readTree(r.body());
+            if (n != null && n.has("error")) {
+                return n.get("error").asText() + " (HTTP " + r.statusCode() + ")";
+            }
+        } catch (IOException ignored) {
+            // not JSON: show it as it came
+        }
+        return "HTTP " + r.statusCode() + ": " + r.body();
+    }
+}

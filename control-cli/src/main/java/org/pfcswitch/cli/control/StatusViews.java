@@ -1,0 +1,353 @@
+package org.pfcswitch.cli.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.codec.ParseError;
+import org.pfcswitch.core.CoreSnapshot;
+import org.pfcswitch.mmu.FlowControlListener;
+import org.pfcswitch.mmu.Mmu;
+import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.mmu.ParameterDoc;
+import org.pfcswitch.mmu.Verdict;
+
+/**
+ * What {@code pfcswitch show VIEW} prints, as JSON (the API's answer) and as the text table a lab
+ * reads (after SONiC's {@code show interfaces counters}, {@code pfcstat} and {@code show buffer}).
+ * Both renderings come from one {@link CoreSnapshot}, so they always agree.
+ */
+public final class StatusViews {
+
+    /** The views {@code show} offers, in the order of its help. */
+    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme");
+
+    private static final int[] DROP_VERDICTS = {Verdict.DROP_LOSSY_THRESHOLD, Verdict.DROP_BUFFER_FULL,
+            Verdict.DROP_LOSSLESS_VIOLATION, Verdict.DROP_EGRESS_LIMIT};
+
+    private final CoreSnapshot s;
+    private final List<String> names;
+    private final SwitchMetrics.Driver driver;
+    private final MmuConfig mmu;
+
+    public StatusViews(CoreSnapshot snapshot, List<String> portNames, SwitchMetrics.Driver driver, MmuConfig mmu) {
+        this.s = snapshot;
+        this.names = portNames;
+        this.driver = driver;
+        this.mmu = mmu;
+    }
+
+    public String json(String view) {
+        JsonOutput j = new JsonOutput().beginObject().field("view", view).field("scheme", s.scheme);
+        switch (view) {
+            case "ports" -> portsJson(j);
+            case "queues" -> queuesJson(j, false);
+            case "thresholds" -> queuesJson(j, true);
+            case "buffer" -> bufferJson(j);
+            case "pfc" -> pfcJson(j);
+            case "scheme" -> schemeJson(j);
+            default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
+        }
+        return j.endObject().toString();
+    }
+
+    public String text(String view) {
+        return switch (view) {
+            case "ports" -> portsText();
+            case "queues" -> queuesText(false);
+            case "thresholds" -> queuesText(true);
+            case "buffer" -> bufferText();
+            case "pfc" -> pfcText();
+            case "scheme" -> schemeText();
+            default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
+        };
+    }
+
+    // ------------------------------------------------------------------ per-port sums
+
+    private long sum(long[] perKey, int port) {
+        long v = 0;
+        for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+            v += perKey[port * CoreSnapshot.PRIORITIES + q];
+        }
+        return v;
+    }
+
+    private long drops(int port, int priority) {
+        long v = 0;
+        for (int verdict : DROP_VERDICTS) {
+            v += s.drops(port, priority, verdict);
+        }
+        return v;
+    }
+
+    private long portDrops(int port) {
+        long v = 0;
+        for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+            v += drops(port, q);
+        }
+        return v;
+    }
+
+    private long malformed(int port) {
+        long v = 0;
+        for (ParseError e : ParseError.values()) {
+            if (e != ParseError.NONE) {
+                v += s.parseErrors(port, e);
+            }
+        }
+        return v;
+    }
+
+    // ------------------------------------------------------------------ JSON
+
+    private void portsJson(JsonOutput j) {
+        j.beginArray("ports");
+        for (int p = 0; p < s.ports; p++) {
+            j.beginObject().field("port", names.get(p)).field("rx_frames", sum(s.rxFrames, p)).field("rx_bytes", sum(s.rxBytes, p))
+                    .field("tx_frames", sum(s.txFrames, p)).field("tx_bytes", sum(s.txBytes, p))
+                    .field("drops", portDrops(p)).field("tx_refused", driver.txRefused(p))
+                    .field("pfc_frames_sent", s.pfcFramesTx[p]).field("pfc_frames_received", s.pfcFramesRx[p])
+                    .field("pause_frames_received", s.pauseFramesRx[p]).field("malformed", malformed(p))
+                    .field("flooded", s.flooded[p]).field("filtered", s.filtered[p]);
+            j.beginObject("parse_errors");
+            for (ParseError e : ParseError.values()) {
+                if (e != ParseError.NONE && s.parseErrors(p, e) > 0) {
+                    j.field(e.name().toLowerCase(Locale.ROOT), s.parseErrors(p, e));
+                }
+            }
+            j.endObject().endObject();
+        }
+        j.endArray();
+    }
+
+    private void queuesJson(JsonOutput j, boolean losslessOnly) {
+        j.beginArray("queues");
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                if (losslessOnly && !s.isLossless(q)) {
+                    continue;
+                }
+                int k = p * CoreSnapshot.PRIORITIES + q;
+                j.beginObject().field("port", names.get(p)).field("priority", q).field("lossless", s.isLossless(q))
+                        .field("ingress_bytes", s.ingressBytes[k]).field("headroom_bytes", s.ingressHeadroomBytes[k])
+                        .field("xoff_threshold_bytes", s.xoffThresholdBytes[k]).field("xoff", s.xoffAdvertised[k]);
+                if (!losslessOnly) {
+                    j.field("egress_bytes", s.egressBytes[k]).field("egress_paused", s.egressPaused[k])
+                            .field("paused_seconds", s.egressPausedNanos[k] / 1e9, 6)
+                            .field("rx_frames", s.rxFrames[k]).field("tx_frames", s.txFrames[k])
+                            .field("ecn_marked", s.ecnMarked[k]);
+                    j.beginObject("drops");
+                    for (int verdict : DROP_VERDICTS) {
+                        j.field(Verdict.name(verdict), s.drops(p, q, verdict));
+                    }
+                    j.endObject();
+                }
+                j.endObject();
+            }
+        }
+        j.endArray();
+    }
+
+    private void bufferJson(JsonOutput j) {
+        j.field("size_bytes", s.bufferBytes).beginObject("used_bytes").field("private", s.privateUsed)
+                .field("shared_lossless", s.sharedLosslessUsed).field("shared_lossy", s.sharedLossyUsed)
+                .field("headroom", s.headroomUsed).field("total", s.totalUsed).endObject()
+                .field("max_used_bytes", s.maxBufferBytes).field("lossless_violations", s.losslessViolations);
+    }
+
+    private void pfcJson(JsonOutput j) {
+        j.beginArray("ports");
+        for (int p = 0; p < s.ports; p++) {
+            j.beginObject().field("port", names.get(p));
+            array(j, "pause_sent", s.pfcXoffTx, p);
+            array(j, "resume_sent", s.pfcXonTx, p);
+            array(j, "pause_received", s.pfcXoffRx, p);
+            array(j, "resume_received", s.pfcXonRx, p);
+            j.name("paused_seconds").beginArray();
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                j.value(s.egressPausedNanos[p * CoreSnapshot.PRIORITIES + q] / 1e9, 6);
+            }
+            j.endArray().field("pause_frames_received", s.pauseFramesRx[p]).endObject();
+        }
+        j.endArray();
+    }
+
+    private static void array(JsonOutput j, String name, long[] perKey, int port) {
+        j.name(name).beginArray();
+        for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+            j.value(perKey[port * CoreSnapshot.PRIORITIES + q]);
+        }
+        j.endArray();
+    }
+
+    private void schemeJson(JsonOutput j) {
+        j.beginArray("parameters");
+        for (ParameterDoc d : parameters()) {
+            j.beginObject().field("name", d.name()).field("value", d.value()).field("default", d.defaultValue())
+                    .field("source", d.source()).endObject();
+        }
+        j.endArray();
+        j.beginObject("ecn").field("kmin_bytes", mmu.ecnKminBytes()).field("kmax_bytes", mmu.ecnKmaxBytes())
+                .field("pmax", mmu.ecnPmax(), 4).endObject();
+        j.beginArray("headroom");
+        for (int p = 0; p < s.ports; p++) {
+            j.beginObject().field("port", names.get(p)).field("bytes", mmu.headroomBytes(p))
+                    .field("formula", mmu.headroomDescription(p)).endObject();
+        }
+        j.endArray();
+        j.beginArray("paused_ingress_queues");
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                if (s.xoffAdvertised[p * CoreSnapshot.PRIORITIES + q]) {
+                    j.value(names.get(p) + "/" + q);
+                }
+            }
+        }
+        j.endArray();
+    }
+
+    /** The running scheme's parameter table (from a private MMU of the same configuration: never the worker's). */
+    private List<ParameterDoc> parameters() {
+        return Mmu.create(mmu, FlowControlListener.NONE).scheme().parameters();
+    }
+
+    // ------------------------------------------------------------------ text
+
+    private String portsText() {
+        Table t = new Table("PORT", "RX_FRAMES", "RX_BYTES", "TX_FRAMES", "TX_BYTES", "DROPS", "TX_REFUSED", "PFC_TX", "PFC_RX",
+                "PAUSE_RX", "MALFORMED");
+        for (int p = 0; p < s.ports; p++) {
+            t.row(names.get(p), sum(s.rxFrames, p), sum(s.rxBytes, p), sum(s.txFrames, p), sum(s.txBytes, p), portDrops(p),
+                    driver.txRefused(p), s.pfcFramesTx[p], s.pfcFramesRx[p], s.pauseFramesRx[p], malformed(p));
+        }
+        return t.toString();
+    }
+
+    private String queuesText(boolean losslessOnly) {
+        Table t = losslessOnly
+                ? new Table("PORT", "PRIO", "INGRESS_B", "HEADROOM_B", "XOFF_THRESHOLD_B", "STATE")
+                : new Table("PORT", "PRIO", "CLASS", "INGRESS_B", "HEADROOM_B", "EGRESS_B", "XOFF_THRESHOLD_B", "STATE",
+                        "EGRESS", "RX", "TX", "DROPS", "ECN");
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                int k = p * CoreSnapshot.PRIORITIES + q;
+                if (losslessOnly && !s.isLossless(q)) {
+                    continue;
+                }
+                String state = s.xoffAdvertised[k] ? "XOFF" : "XON";
+                if (losslessOnly) {
+                    t.row(names.get(p), q, s.ingressBytes[k], s.ingressHeadroomBytes[k], s.xoffThresholdBytes[k], state);
+                } else {
+                    t.row(names.get(p), q, s.isLossless(q) ? "lossless" : "lossy", s.ingressBytes[k], s.ingressHeadroomBytes[k],
+                            s.egressBytes[k], s.xoffThresholdBytes[k], s.isLossless(q) ? state : "-",
+                            s.egressPaused[k] ? "paused" : "-", s.rxFrames[k], s.txFrames[k], drops(p, q), s.ecnMarked[k]);
+                }
+            }
+        }
+        return t.toString();
+    }
+
+    private String bufferText() {
+        Table t = new Table("VIEW", "BYTES");
+        t.row("size", s.bufferBytes);
+        t.row("private", s.privateUsed);
+        t.row("shared_lossless", s.sharedLosslessUsed);
+        t.row("shared_lossy", s.sharedLossyUsed);
+        t.row("headroom", s.headroomUsed);
+        t.row("total", s.totalUsed);
+        t.row("max_used", s.maxBufferBytes);
+        return "scheme " + s.scheme + ", lossless violations " + s.losslessViolations + "\n" + t;
+    }
+
+    private String pfcText() {
+        StringBuilder out = new StringBuilder();
+        String[] titles = {"Port Rx (PFC pause frames received per priority)", "Port Tx (PFC pause frames sent per priority)"};
+        long[][] counters = {s.pfcXoffRx, s.pfcXoffTx};
+        for (int d = 0; d < 2; d++) {
+            Table t = new Table("PORT", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4", "PFC5", "PFC6", "PFC7");
+            for (int p = 0; p < s.ports; p++) {
+                Object[] row = new Object[9];
+                row[0] = names.get(p);
+                for (int q = 0; q < 8; q++) {
+                    row[q + 1] = counters[d][p * 8 + q];
+                }
+                t.row(row);
+            }
+            out.append(titles[d]).append('\n').append(t).append('\n');
+        }
+        Table paused = new Table("PORT", "PAUSED_S0", "PAUSED_S1", "PAUSED_S2", "PAUSED_S3", "PAUSED_S4", "PAUSED_S5",
+                "PAUSED_S6", "PAUSED_S7", "PAUSE_RX");
+        for (int p = 0; p < s.ports; p++) {
+            Object[] row = new Object[10];
+            row[0] = names.get(p);
+            for (int q = 0; q < 8; q++) {
+                row[q + 1] = String.format(Locale.ROOT, "%.6f", s.egressPausedNanos[p * 8 + q] / 1e9);
+            }
+            row[9] = s.pauseFramesRx[p];
+            paused.row(row);
+        }
+        return out.append("Egress time paused by the neighbour (seconds)\n").append(paused).toString();
+    }
+
+    private String schemeText() {
+        StringBuilder out = new StringBuilder("scheme ").append(s.scheme).append('\n');
+        Table t = new Table("PARAMETER", "VALUE", "DEFAULT", "SOURCE");
+        for (ParameterDoc d : parameters()) {
+            t.row(d.name(), d.value(), d.defaultValue(), d.source());
+        }
+        out.append(t).append('\n');
+        out.append("ecn: kmin ").append(mmu.ecnKminBytes() > 0 ? mmu.ecnKminBytes() + " B" : "per port speed (DCQCN default)")
+                .append(", kmax ").append(mmu.ecnKmaxBytes() > 0 ? mmu.ecnKmaxBytes() + " B" : "per port speed (DCQCN default)")
+                .append(", pmax ").append(mmu.ecnPmax()).append('\n');
+        for (int p = 0; p < s.ports; p++) {
+            out.append("headroom ").append(names.get(p)).append(": ").append(mmu.headroomDescription(p)).append('\n');
+        }
+        List<String> paused = new ArrayList<>();
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < 8; q++) {
+                if (s.xoffAdvertised[p * 8 + q]) {
+                    paused.add(names.get(p) + "/" + q);
+                }
+            }
+        }
+        out.append("ingress queues paused now (XOFF advertised): ").append(paused.isEmpty() ? "none" : String.join(" ", paused));
+        return out.toString();
+    }
+
+    /** A left-aligned text table with columns as wide as their widest cell. */
+    static final class Table {
+        private final List<String[]> rows = new ArrayList<>();
+
+        Table(String... header) {
+            rows.add(header);
+        }
+
+        void row(Object... cells) {
+            String[] r = new String[cells.length];
+            for (int i = 0; i < cells.length; i++) {
+                r[i] = String.valueOf(cells[i]);
+            }
+            rows.add(r);
+        }
+
+        @Override
+        public String toString() {
+            int[] width = new int[rows.getFirst().length];
+            for (String[] r : rows) {
+                for (int i = 0; i < r.length; i++) {
+                    width[i] = Math.max(width[i], r[i].length());
+                }
+            }
+            StringBuilder sb = new StringBuilder();
+            for (String[] r : rows) {
+                for (int i = 0; i < r.length; i++) {
+                    sb.append(i == 0 ? "" : "  ").append(i == r.length - 1 ? r[i] : String.format("%-" + width[i] + "s", r[i]));
+                }
+                sb.append('\n');
+            }
+            return sb.toString().stripTrailing();
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package org.pfcswitch.cli.control;
+
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+import org.pfcswitch.codec.ParseError;
+import org.pfcswitch.core.CoreSnapshot;
+import org.pfcswitch.mmu.Verdict;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The switch's Prometheus metrics, through micrometer: every meter reads one field of a
+ * {@link CoreSnapshot} that the caller refreshes just before {@link #scrape}, so a scrape shows one
+ * instant of the switch and the worker never waits on a lock (the snapshot was copied on the
+ * worker thread between two bursts, see {@code CoreMailbox}).
+ *
+ * <p>Names follow Prometheus conventions: prefix {@code pfcswitch_}, counters end in
+ * {@code _total}, base units in the name ({@code _bytes}, {@code _seconds}); labels {@code port}
+ * (the configured port name), {@code priority}, {@code queue}, {@code reason}, {@code view},
+ * {@code scheme}. The list is in testbed-configs/grafana/README.md.
+ */
+public final class SwitchMetrics {
+
+    /** Worker stall buckets, as {@code DpdkSwitch.STALL_BOUNDS_NANOS}. */
+    public interface Driver {
+        long txRefused(int port);
+
+        long stalls(int bucket);
+    }
+
+    private static final String[] STALL_LABELS = {"100us", "1ms", "10ms", "100ms"};
+    private static final int[] DROP_VERDICTS = {Verdict.DROP_LOSSY_THRESHOLD, Verdict.DROP_BUFFER_FULL,
+            Verdict.DROP_LOSSLESS_VIOLATION, Verdict.DROP_EGRESS_LIMIT};
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final CoreSnapshot snap;
+    private Meter schemeInfo;
+    private String schemeInfoName;
+
+    public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver) {
+        this.snap = snap;
+        int priorities = CoreSnapshot.PRIORITIES;
+        for (int p = 0; p < snap.ports; p++) {
+            String port = portNames.get(p);
+            int pp = p;
+            for (int q = 0; q < priorities; q++) {
+                int k = p * priorities + q;
+                Tags prio = Tags.of("port", port, "priority", Integer.toString(q));
+                Tags queue = Tags.of("port", port, "queue", Integer.toString(q));
+                counter("pfcswitch.rx.frames", "Data frames received", prio, s -> s.rxFrames[k]);
+                counter("pfcswitch.rx.bytes", "Bytes of data frames received", prio, s -> s.rxBytes[k]);
+                counter("pfcswitch.tx.frames", "Data frames transmitted (egress port, priority)", prio, s -> s.txFrames[k]);
+                counter("pfcswitch.tx.bytes", "Bytes of data frames transmitted", prio, s -> s.txBytes[k]);
+                counter("pfcswitch.pfc.pause.sent", "PFC frames sent with this priority paused (XOFF, refreshes included)",
+                        prio, s -> s.pfcXoffTx[k]);
+                counter("pfcswitch.pfc.resume.sent", "PFC frames sent resuming this priority (XON, quanta 0)",
+                        prio, s -> s.pfcXonTx[k]);
+                counter("pfcswitch.pfc.pause.received", "PFC frames received pausing this priority", prio, s -> s.pfcXoffRx[k]);
+                counter("pfcswitch.pfc.resume.received", "PFC frames received resuming this priority", prio, s -> s.pfcXonRx[k]);
+                counter("pfcswitch.paused.seconds", "Time this egress queue was paused by the neighbour", queue,
+                        s -> s.egressPausedNanos[k] / 1e9);
+                counter("pfcswitch.ecn.marked", "Frames marked CE at dequeue", queue, s -> s.ecnMarked[k]);
+                for (int verdict : DROP_VERDICTS) {
+                    int index = k * Verdict.DROP_REASONS + Verdict.dropIndex(verdict);
+                    counter("pfcswitch.drops", "Frames dropped at admission, by reason", prio.and("reason", Verdict.name(verdict)),
+                            s -> s.drops[index]);
+                }
+                gauge("pfcswitch.ingress.queue.bytes", "Bytes held for this ingress queue (every segment)", prio,
+                        s -> s.ingressBytes[k]);
+                gauge("pfcswitch.egress.queue.bytes", "Bytes waiting in this egress queue", queue, s -> s.egressBytes[k]);
+                gauge("pfcswitch.xoff.threshold.bytes", "The scheme's shared-pool limit for this ingress queue now", prio,
+                        s -> s.xoffThresholdBytes[k]);
+            }
+            Tags portTag = Tags.of("port", port);
+            counter("pfcswitch.pause.frames.received", "802.3x PAUSE frames received (they pause every priority)", portTag,
+                    s -> s.pauseFramesRx[pp]);
+            counter("pfcswitch.tx.refused.frames", "Frames the port's TX queue refused after retries (lost)", portTag,
+                    s -> driver.txRefused(pp));
+            counter("pfcswitch.flooded.frames", "Frames flooded (unknown or multicast destination)", portTag, s -> s.flooded[pp]);
+            for (ParseError e : ParseError.values()) {
+                if (e == ParseError.NONE) {
+                    continue;
+                }
+                int index = p * CoreSnapshot.PARSE_ERRORS + e.ordinal();
+                counter("pfcswitch.malformed.frames", "Frames whose parse found something wrong, by reason",
+                        portTag.and("reason", e.name().toLowerCase(java.util.Locale.ROOT)), s -> s.parseErrors[index]);
+            }
+        }
+        String[] views = {"private", "shared_lossless", "shared_lossy", "headroom", "total"};
+        List<ToDoubleFunction<CoreSnapshot>> used = List.of(s -> s.privateUsed, s -> s.sharedLosslessUsed,
+                s -> s.sharedLossyUsed, s -> s.headroomUsed, s -> s.totalUsed);
+        for (int v = 0; v < views.length; v++) {
+            gauge("pfcswitch.buffer.used.bytes", "Shared buffer in use, by ledger view", Tags.of("view", views[v]), used.get(v));
+        }
+        gauge("pfcswitch.buffer.size.bytes", "The shared buffer's size", Tags.empty(), s -> s.bufferBytes);
+        gauge("pfcswitch.buffer.max.used.bytes", "Most of the buffer ever in use", Tags.empty(), s -> s.maxBufferBytes);
+        counter("pfcswitch.lossless.violations", "Lossless frames dropped by the MMU (0 when headroom is sized right)",
+                Tags.empty(), s -> s.losslessViolations);
+        for (int b = 0; b < STALL_LABELS.length; b++) {
+            int bucket = b;
+            counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one",
+                    Tags.of("over", STALL_LABELS[b]), s -> driver.stalls(bucket));
+        }
+    }
+
+    private void counter(String name, String help, Tags tags, ToDoubleFunction<CoreSnapshot> f) {
+        FunctionCounter.builder(name, snap, f).description(help).tags(tags).register(registry);
+    }
+
+    private void gauge(String name, String help, Tags tags, ToDoubleFunction<CoreSnapshot> f) {
+        Gauge.builder(name, snap, f).description(help).tags(tags).register(registry);
+    }
+
+    /**
+     * The exposition text for the snapshot as it is now (refresh it first). The scheme info metric
+     * follows a scheme change: the old series goes away, the new one reads 1.
+     */
+    public String scrape() {
+        if (!snap.scheme.equals(schemeInfoName)) {
+            if (schemeInfo != null) {
+                registry.remove(schemeInfo);
+            }
+            schemeInfoName = snap.scheme;
+            schemeInfo = Gauge.builder("pfcswitch.scheme.info", () -> 1).description("The active buffer-admission scheme")
+                    .tags("scheme", schemeInfoName).register(registry);
+        }
+        return registry.scrape();
+    }
+}

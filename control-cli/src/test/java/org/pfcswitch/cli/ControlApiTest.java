@@ -1,0 +1,292 @@
+package org.pfcswitch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The control API and /metrics of a real running switch (DPDK on a net_null port that floods it
+ * with priority-3 frames and a net_ring port shaped to 1 Gb/s, so its buffer fills and it sends
+ * PFC), read by the CLI, by promtool and by a real Prometheus server that this test starts on
+ * loopback and stops.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ControlApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+    SwitchProcess sw;
+    int port;
+    String api;
+    Path tokenFile;
+    final HttpClient http = HttpClient.newHttpClient();
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @BeforeAll
+    void startSwitch() throws Exception {
+        Path cfg = dir.resolve("switch.yaml");
+        Files.writeString(cfg, """
+                eal: {hugepages: off}
+                classification: {trust: pcp, defaultPriority: 3}      # net_null's frames are untagged non-IP: lossless
+                forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
+                ports:
+                  - {name: loop, device: net_ring0, speed: 1G}
+                  - {name: sink, device: net_null0, speed: 1G}
+                mmu: {totalBytes: 1MiB, scheme: dt}
+                """);
+        port = freePort();
+        api = "http://127.0.0.1:" + port;
+        tokenFile = dir.resolve("tokens").resolve("control.token");
+        sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file",
+                tokenFile.toString());
+        sw.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    void stopSwitch() throws Exception {
+        if (sw != null) {
+            assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + "\n" + sw.stderr());
+            assertFalse(Files.exists(tokenFile), "the token file goes with the switch");
+            sw.close();
+        }
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(api + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> post(String path, String body, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    JsonNode show(String view) throws Exception {
+        HttpResponse<String> r = get("/api/v1/show/" + view);
+        assertEquals(200, r.statusCode(), r.body());
+        return JSON.readTree(r.body());
+    }
+
+    String token() throws IOException {
+        return Files.readString(tokenFile).trim();
+    }
+
+    @Test
+    void tokenFileIsOwnerOnly() throws Exception {
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile.getParent())));
+        assertEquals(64, token().length(), "32 random bytes in hex");
+    }
+
+    @Test
+    void metricsPassPromtoolAndCarryTheSwitchsCounters() throws Exception {
+        HttpResponse<String> r = get("/metrics");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
+        promtool.getOutputStream().write(r.body().getBytes(StandardCharsets.UTF_8));
+        promtool.getOutputStream().close();
+        String out = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), "promtool check metrics:\n" + out);
+        String body = r.body();
+        for (String series : List.of("pfcswitch_rx_frames_total{port=\"sink\",priority=\"3\"}",
+                "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}", "pfcswitch_buffer_used_bytes{view=\"total\"}",
+                "pfcswitch_xoff_threshold_bytes{port=\"sink\",priority=\"3\"}", "pfcswitch_drops_total{port=\"sink\",priority=\"3\",reason=\"lossless_violation\"}",
+                "pfcswitch_paused_seconds_total{port=\"loop\",queue=\"3\"}", "pfcswitch_scheme_info{scheme=",
+                "pfcswitch_worker_stalls_total{over=\"1ms\"}", "pfcswitch_malformed_frames_total{port=\"loop\",reason=\"runt\"}")) {
+            assertTrue(body.contains(series), "missing " + series);
+        }
+        assertTrue(value(body, "pfcswitch_rx_frames_total{port=\"sink\",priority=\"3\"}") > 1000, "traffic counted");
+        assertTrue(value(body, "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}") > 0, "the congested ingress sent PFC");
+    }
+
+    static double value(String exposition, String series) {
+        for (String line : exposition.split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Double.parseDouble(line.substring(series.length() + 1).trim());
+            }
+        }
+        throw new AssertionError("no series " + series);
+    }
+
+    @Test
+    void showViewsAnswerFromTheRunningSwitch() throws Exception {
+        JsonNode ports = show("ports");
+        assertEquals("sink", ports.get("ports").get(1).get("port").asText());
+        assertTrue(ports.get("ports").get(1).get("rx_frames").asLong() > 0);
+        JsonNode thresholds = show("thresholds");
+        assertEquals(2, thresholds.get("queues").size(), "one lossless queue per port");
+        assertTrue(thresholds.get("queues").get(1).get("xoff_threshold_bytes").asLong() > 0);
+        JsonNode buffer = show("buffer");
+        assertEquals(1 << 20, buffer.get("size_bytes").asLong());
+        assertTrue(show("pfc").get("ports").get(1).get("pause_sent").get(3).asLong() > 0);
+        Cli text = Cli.run("show", "queues", "--api", api);
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().contains("XOFF_THRESHOLD_B") && text.out().contains("sink"), text.out());
+        Cli watch = Cli.run("show", "pfc", "--api", api, "--watch", "0.2", "--count", "2");
+        assertEquals(0, watch.exitCode(), watch.err());
+        assertEquals(2, watch.out().split("Port Rx").length - 1, "two prints");
+    }
+
+    @Test
+    void mutationsNeedTheTokenAndBadInputChangesNothing() throws Exception {
+        String before = show("scheme").get("scheme").asText();
+        assertEquals(401, post("/api/v1/scheme", "{\"scheme\":\"dsh\"}", null).statusCode());
+        assertEquals(401, post("/api/v1/scheme", "{\"scheme\":\"dsh\"}", "0".repeat(64)).statusCode());
+        String t = token();
+        record Bad(String path, String body, int status, String says) {}
+        for (Bad b : List.of(
+                new Bad("/api/v1/scheme", "{\"scheme\":", 400, "not JSON"),
+                new Bad("/api/v1/scheme", "[1]", 400, "JSON object"),
+                new Bad("/api/v1/scheme", "{\"scheme\":\"fifo\"}", 400, "schemes: st, dt"),
+                new Bad("/api/v1/scheme", "{\"scheme\":\"bfc\"}", 409, "restart"),
+                new Bad("/api/v1/params", "{\"params\":{\"alpha\":\"2000\"}}", 400, "alpha must be a number in"),
+                new Bad("/api/v1/params", "{\"params\":{\"nonsense\":\"1\"}}", 400, "is not a parameter of"),
+                new Bad("/api/v1/params", "{\"params\":{\"ecn.pmax\":\"x\"}}", 400, "ecn.pmax"),
+                new Bad("/api/v1/params", "{\"params\":{}}", 400, "no parameter given"))) {
+            HttpResponse<String> r = post(b.path(), b.body(), t);
+            assertEquals(b.status(), r.statusCode(), b + " -> " + r.body());
+            assertTrue(JSON.readTree(r.body()).get("error").asText().contains(b.says()), b + " -> " + r.body());
+        }
+        assertEquals(404, get("/api/v1/show/nothing").statusCode());
+        assertEquals(405, post("/api/v1/show/ports", "{}", t).statusCode());
+        assertEquals(before, show("scheme").get("scheme").asText(), "nothing changed");
+        assertEquals("0.0625", param(show("scheme"), "alpha"), "dt's alpha unchanged");
+    }
+
+    @Test
+    void aValidSetIsVisibleInTheNextShowAndInMetrics() throws Exception {
+        Cli set = Cli.run("set", "param", "alpha=1/4", "ecn.kmax=400KiB", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals(0, set.exitCode(), set.err());
+        JsonNode scheme = show("scheme");
+        assertEquals("0.25", param(scheme, "alpha"));
+        assertEquals(400 * 1024, scheme.get("ecn").get("kmax_bytes").asLong());
+        sw.awaitLine("control: set {alpha=1/4, ecn.kmax=400KiB}", Duration.ofSeconds(5));
+
+        Cli to = Cli.run("set", "scheme", "spfc", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals(0, to.exitCode(), to.err());
+        assertEquals("spfc", show("scheme").get("scheme").asText());
+        assertTrue(get("/metrics").body().contains("pfcswitch_scheme_info{scheme=\"spfc\"} 1"));
+        assertFalse(get("/metrics").body().contains("pfcswitch_scheme_info{scheme=\"dt\"}"), "the old scheme's series is gone");
+        Cli back = Cli.run("set", "scheme", "dt", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals(0, back.exitCode(), back.err());
+        Cli reset = Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals(0, reset.exitCode(), reset.err());
+    }
+
+    static String param(JsonNode scheme, String name) {
+        for (JsonNode p : scheme.get("parameters")) {
+            if (p.get("name").asText().equals(name)) {
+                return p.get("value").asText();
+            }
+        }
+        throw new AssertionError("no parameter " + name + " in " + scheme);
+    }
+
+    @Test
+    void cliErrorsAreOneLine() {
+        Cli remote = Cli.run("run", "-c", "nothing.yaml", "--control-bind", "0.0.0.0");
+        assertEquals(2, remote.exitCode());
+        assertTrue(remote.err().contains("--allow-remote-control"), remote.err());
+        Cli nobody = Cli.run("show", "ports", "--api", "http://127.0.0.1:1");
+        assertEquals(1, nobody.exitCode());
+        assertTrue(nobody.err().contains("no switch answers"), nobody.err());
+        Cli noToken = Cli.run("set", "scheme", "dt", "--api", api, "--token-file", dir.resolve("missing.token").toString());
+        assertEquals(1, noToken.exitCode());
+        assertTrue(noToken.err().contains("no token file"), noToken.err());
+        Cli badView = Cli.run("show", "everything", "--api", api);
+        assertEquals(2, badView.exitCode());
+    }
+
+    /** A real Prometheus scrapes the switch; every PromQL expression of the Grafana dashboard returns data. */
+    @Test
+    void prometheusScrapesTheSwitchAndEveryDashboardQueryReturnsData() throws Exception {
+        int promPort = freePort();
+        Path promDir = dir.resolve("prometheus");
+        Files.createDirectories(promDir);
+        Path config = promDir.resolve("prometheus.yml");
+        Files.writeString(config, Files.readString(Path.of("..", "testbed-configs", "prometheus.yml"))
+                .replace("127.0.0.1:9464", "127.0.0.1:" + port));
+        Process prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + promDir.resolve("data"),
+                "--web.listen-address=127.0.0.1:" + promPort, "--log.level=warn")
+                .redirectErrorStream(true).redirectOutput(promDir.resolve("log").toFile()).start();
+        try {
+            String q = "http://127.0.0.1:" + promPort + "/api/v1/query?query=";
+            List<String> exprs = DashboardQueries.expressions(Path.of("..", "testbed-configs", "grafana", "pfcswitch-dashboard.json"));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            List<String> empty = exprs;
+            while (System.nanoTime() < deadline) {
+                empty = exprs.stream().filter(e -> !hasData(q, e)).toList();
+                if (empty.isEmpty()) {
+                    break;
+                }
+                Thread.sleep(1000);
+            }
+            assertTrue(empty.isEmpty(), "dashboard queries without data after 60 s: " + empty + "\nprometheus log:\n"
+                    + Files.readString(promDir.resolve("log")));
+            JsonNode pfc = query(q, "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}");
+            assertEquals("sink", pfc.get(0).get("metric").get("port").asText());
+            assertEquals("pfcswitch", pfc.get(0).get("metric").get("job").asText());
+            assertTrue(pfc.get(0).get("value").get(1).asDouble() > 0, "PFC pauses through Prometheus: " + pfc);
+            JsonNode views = query(q, "pfcswitch_buffer_used_bytes");
+            assertEquals(5, views.size(), "one occupancy series per ledger view: " + views);
+        } finally {
+            prom.destroy();
+            if (!prom.waitFor(20, TimeUnit.SECONDS)) {
+                prom.destroyForcibly();
+            }
+        }
+    }
+
+    private boolean hasData(String q, String expr) {
+        try {
+            JsonNode r = query(q, expr);
+            return r != null && !r.isEmpty();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private JsonNode query(String q, String expr) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(q
+                + java.net.URLEncoder.encode(expr, StandardCharsets.UTF_8))).GET().build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode n = JSON.readTree(r.body());
+        if (!"success".equals(n.path("status").asText())) {
+            throw new AssertionError(expr + ": " + r.body());
+        }
+        return n.get("data").get("result");
+    }
+}
