@@ -1,6 +1,7 @@
 package org.pfcswitch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -66,6 +67,43 @@ class RunCommandTest {
             assertTrue(log.matches("(?s).*counters sink: .*filtered [1-9].*"), log);
             assertTrue(log.matches("(?s).*packet pool: 0 of \\d+ mbufs in use after shutdown \\(all returned\\).*"), log);
             assertEquals("", p.stderr());
+        }
+    }
+
+    /**
+     * A switch killed with SIGKILL leaves nothing that stops the next one: no shared DPDK files
+     * (--in-memory or --no-huge), a control port the kernel frees, a stale token file that the new
+     * switch replaces. The second run starts on the same config and control port, forwards, and
+     * stops cleanly with every mbuf back.
+     */
+    @Test
+    void restartsAfterSigkill() throws Exception {
+        Path cfg = config("killed", """
+                eal: {memoryMb: 256}
+                ports:
+                  - {name: loop, device: net_ring0, speed: 1G}
+                  - {name: sink, device: net_null0, speed: 1G}
+                classification: {trust: pcp, defaultPriority: 3}
+                forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
+                mmu: {totalBytes: 1MiB}
+                """);
+        int port = ControlApiTest.freePort();
+        Path token = dir.resolve("killed.token");
+        String[] args = {"run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file", token.toString(),
+                "--stats-every", "0.2"};
+        try (SwitchProcess first = SwitchProcess.start(args)) {
+            first.awaitLine("status sink", Duration.ofSeconds(30));
+            assertEquals(137, first.signalAndWait("KILL", Duration.ofSeconds(30)));
+        }
+        assertTrue(Files.exists(token), "SIGKILL leaves the token file behind");
+        String stale = Files.readString(token);
+        try (SwitchProcess second = SwitchProcess.start(args)) {
+            second.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(30));
+            second.awaitLine("status sink", Duration.ofSeconds(10));
+            assertNotEquals(stale, Files.readString(token), "a fresh token replaces the stale one");
+            int code = second.signalAndWait("TERM", Duration.ofSeconds(30));
+            assertEquals(0, code, second.stdout() + "\n" + second.stderr());
+            assertTrue(second.stdout().contains("(all returned)"), second.stdout());
         }
     }
 
