@@ -157,14 +157,17 @@ final class RunCommand implements Callable<Integer> {
         }
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
+        WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadId(), System.nanoTime());
         long lastStats = System.nanoTime();
         long statsNanos = (long) (statsEvery * 1e9);
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
+            allocation.sample(System.nanoTime());
             if (statsNanos > 0 && System.nanoTime() - lastStats >= statsNanos) {
                 status.lines().forEach(this::log);
                 lastStats = System.nanoTime();
             }
         }
+        log(allocation.summary());
         if (control != null) {
             control.close();
         }

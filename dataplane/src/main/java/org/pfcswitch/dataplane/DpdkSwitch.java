@@ -374,6 +374,12 @@ public final class DpdkSwitch {
     }
 
     /** Poll-loop passes so far. */
+    /** The worker thread's id (for its allocation counter), or -1 before it started. */
+    public long workerThreadId() {
+        Thread t = thread;
+        return t == null ? -1 : t.threadId();
+    }
+
     public long passes() {
         return worker.passes();
     }
