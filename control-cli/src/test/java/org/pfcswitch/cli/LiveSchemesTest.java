@@ -113,6 +113,11 @@ class LiveSchemesTest {
         // The 512 KiB headroom covers 20 ms of a sender's reaction at 200 Mb/s. A poll-loop stall of
         // 10 ms or more (the OS took the worker's CPU; the log counts them) plus the hosts' own
         // reaction can exceed it: then the run cannot hold the switch to the invariant, and says so.
+        System.out.println("LiveSchemesTest " + scheme + ": " + completed + "/" + f.count() + " flows, " + outOfOrder
+                + " out of PSN order; " + log.lines().filter(l -> l.contains("lossless violations") || l.contains("poll-loop stalls"))
+                .map(l -> l.substring(Math.min(13, l.length()))).toList() + "; PFC sent (XOFF/XON frames by port): "
+                + log.lines().filter(l -> l.contains(" counters h")).map(l -> l.replaceAll(".*counters (h\\d):.*pfc tx ([^,]*), xon tx ([^,]*),.*drops lossless_violation (\\d+),.*",
+                        "$1 xoff $2 xon $3 lossless drops $4")).toList());
         boolean longStall = !log.matches("(?s).*poll-loop stalls >= 100us \\d+, >= 1ms \\d+, >= 10ms 0,.*");
         if (longStall) {
             System.out.println("LiveSchemesTest " + scheme + ": the worker stalled >= 10 ms; zero-drop not checked this run: " + what);
