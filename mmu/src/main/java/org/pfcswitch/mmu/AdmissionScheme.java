@@ -35,6 +35,22 @@ public interface AdmissionScheme {
     /** The shared-pool threshold of ingress queue (port, priority) with the buffer empty (for explain). */
     long emptyBufferThreshold(int port, int priority);
 
+    /**
+     * The current XOFF threshold of ingress queue (port, priority), in the units of the queue length
+     * {@link BufferLedger#ingressBytes} (private + shared + headroom bytes): the length at or above
+     * which the scheme asserts XOFF for this queue given the buffer as it is at {@code nowNanos}. For
+     * traces and metrics, so it only reads: a scheme whose state is updated lazily (SPFC's rate
+     * windows) computes what it would see at {@code nowNanos} without storing it, and calling this
+     * between events never changes what the scheme decides. Schemes that pause on another quantity
+     * say so (Reverie compares its threshold with the low-pass-filtered length). A lossy priority is
+     * never paused; it gets {@link #emptyBufferThreshold}. Must not allocate.
+     *
+     * <p>Default: {@link #emptyBufferThreshold}, for schemes without a queue-level PFC threshold (BFC).
+     */
+    default long xoffThresholdBytes(int port, int priority, long nowNanos) {
+        return emptyBufferThreshold(port, priority);
+    }
+
     /** Scheme-wide thresholds with the buffer empty, e.g. "T = α·B_s" (for explain). */
     List<MmuExplanation.Threshold> emptyBufferThresholds();
 }
