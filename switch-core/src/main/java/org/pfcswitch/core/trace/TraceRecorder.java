@@ -62,6 +62,7 @@ public final class TraceRecorder {
     private long[] lastXonRx;
     private long nextSampleAt = Long.MIN_VALUE;
     private long samples;
+    private long lastSampleAt = Long.MIN_VALUE;
 
     /**
      * @param everyNanos   sample period, &gt; 0
@@ -109,6 +110,11 @@ public final class TraceRecorder {
     /** Samples taken so far. */
     public long samples() {
         return samples;
+    }
+
+    /** When the last sample was taken ({@link Long#MIN_VALUE} before the first). */
+    public long lastSampleNanos() {
+        return lastSampleAt;
     }
 
     /** The traced ports (after {@link #bind}; empty before). */
@@ -171,10 +177,20 @@ public final class TraceRecorder {
         if (nowNanos < nextSampleAt) {
             return;
         }
+        sampleNow(core, nowNanos);
+    }
+
+    /**
+     * Takes a sample of {@code core} now, whatever the period; the next {@link #sample} is due at
+     * the next multiple of the period. For a last sample when a run or a recording ends, so that the
+     * PFC rows add up to the core's counters. Owner thread only.
+     */
+    public void sampleNow(SwitchCore core, long nowNanos) {
         if (core != bound) {
             bind(core);
         }
         nextSampleAt = (Math.floorDiv(nowNanos, everyNanos) + 1) * everyNanos;
+        lastSampleAt = nowNanos;
         samples++;
         Mmu mmu = core.mmu();
         BufferLedger ledger = mmu.ledger();

@@ -31,7 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  *       they do not know.</li>
  *   <li>Line 2: the column names.</li>
  *   <li>{@code queue} rows: the state of ingress queue (port, priority) right after the first event
- *       the switch handled at or after each multiple of {@code every_ns}: its bytes in the MMU's
+ *       the switch handled at or after each multiple of {@code every_ns} (and a last one when the
+ *       run or recording ends, {@link TraceRecorder#sampleNow}): its bytes in the MMU's
  *       ingress view (private + shared + headroom), the egress view's bytes of queue (port,
  *       priority), and the scheme's current XOFF threshold in the same units as the ingress bytes
  *       (st, dt, spfc, capfc, dsh: the queue's private bytes plus its shared limit; sonic: Gamma_in;
