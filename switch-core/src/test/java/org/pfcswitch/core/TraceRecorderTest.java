@@ -107,6 +107,12 @@ class TraceRecorderTest {
         assertEquals(List.of(3, 4, 3, 4, 3, 4, 3, 4, 3, 4), rows.stream().map(Row::priority).toList());
         assertTrue(rows.stream().allMatch(r -> r.port == 1));
         assertEquals(5, rec.samples());
+
+        rec.sampleNow(rig.core, 10_700);                   // forced, e.g. when a run ends
+        assertEquals(10_700, rec.lastSampleNanos());
+        rec.sample(rig.core, 10_999);                      // same period: nothing
+        rec.sample(rig.core, 11_000);
+        assertEquals(List.of(10_700L, 10_700L, 11_000L, 11_000L), drain(rec.ring()).stream().map(Row::time).toList());
     }
 
     @Test
