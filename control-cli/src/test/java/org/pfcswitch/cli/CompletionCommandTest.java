@@ -25,12 +25,12 @@ class CompletionCommandTest {
         assertEquals(0, c.exitCode(), c.err());
         String script = c.out();
         assertTrue(script.contains("complete -F _complete_pfcswitch"), script);
-        for (String command : new String[] {"frame", "decode", "mmu", "run", "testbed", "bench", "sim", "hosts", "lab",
+        for (String command : new String[] {"frame", "decode", "mmu", "run", "testbed", "bench", "sim", "plot", "hosts", "lab",
                 "completion", "frame pfc", "frame pause", "frame bfc", "frame roce", "mmu explain", "testbed up",
                 "testbed down", "bench fwd"}) {
             assertTrue(script.contains("${COMP_WORDS[0]} " + command + "\""), command + " missing");
         }
-        for (String option : new String[] {"--scheme", "--json", "--sweep", "--priorities", "--out"}) {
+        for (String option : new String[] {"--scheme", "--json", "--sweep", "--priorities", "--out", "--trace", "--trace-every"}) {
             assertTrue(script.contains("'" + option + "'"), option + " missing");
         }
     }

@@ -36,11 +36,18 @@ public interface AdmissionScheme {
     long emptyBufferThreshold(int port, int priority);
 
     /**
-     * The shared-pool limit of ingress queue (port, priority) now, with the buffer as it is: past
-     * it a lossless queue is paused (XOFF). For show, metrics and traces, not the packet path. A
-     * scheme that has no cheaper exact answer gives its empty-buffer threshold.
+     * The current XOFF threshold of ingress queue (port, priority), in the units of the queue length
+     * {@link BufferLedger#ingressBytes} (private + shared + headroom bytes): the length at or above
+     * which the scheme asserts XOFF for this queue given the buffer as it is at {@code nowNanos}. For
+     * traces and metrics, so it only reads: a scheme whose state is updated lazily (SPFC's rate
+     * windows) computes what it would see at {@code nowNanos} without storing it, and calling this
+     * between events never changes what the scheme decides. Schemes that pause on another quantity
+     * say so (Reverie compares its threshold with the low-pass-filtered length). A lossy priority is
+     * never paused; it gets {@link #emptyBufferThreshold}. Must not allocate.
+     *
+     * <p>Default: {@link #emptyBufferThreshold}, for schemes without a queue-level PFC threshold (BFC).
      */
-    default long xoffThresholdBytes(int port, int priority, long now) {
+    default long xoffThresholdBytes(int port, int priority, long nowNanos) {
         return emptyBufferThreshold(port, priority);
     }
 

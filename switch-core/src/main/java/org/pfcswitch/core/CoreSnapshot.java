@@ -46,7 +46,7 @@ public final class CoreSnapshot {
     public final long[] ingressBytes;
     public final long[] egressBytes;
     public final long[] ingressHeadroomBytes;
-    /** The shared-pool limit the scheme applies to the ingress queue now (XOFF beyond it). */
+    /** The XOFF threshold of the ingress queue now, in queue-length units (comparable to {@link #ingressBytes}). */
     public final long[] xoffThresholdBytes;
     /** Whether the switch currently advertises XOFF to the upstream neighbour for this ingress queue. */
     public final boolean[] xoffAdvertised;

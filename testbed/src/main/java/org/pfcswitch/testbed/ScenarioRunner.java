@@ -1,5 +1,8 @@
 package org.pfcswitch.testbed;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -7,6 +10,7 @@ import java.util.SplittableRandom;
 
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.SwitchCounters;
+import org.pfcswitch.core.trace.TraceHeader;
 
 /**
  * Runs a {@link Scenario} under one scheme: builds the testbed, installs the traffic (each
@@ -23,6 +27,12 @@ public final class ScenarioRunner {
         Progress NONE = (t, total) -> {};
     }
 
+    /**
+     * A trace of one switch of the run ({@link SwitchTrace}) into {@code file}, one sample per
+     * {@code everyNanos}; {@code switchIndex} as {@link #switchNames} orders them.
+     */
+    public record Tracing(Path file, long everyNanos, int switchIndex) {}
+
     private ScenarioRunner() {}
 
     public static SchemeResult run(Scenario s, String scheme) {
@@ -30,7 +40,73 @@ public final class ScenarioRunner {
     }
 
     public static SchemeResult run(Scenario s, String scheme, Progress progress) {
+        return run(s, scheme, progress, (Tracing) null);
+    }
+
+    /** Runs {@code s} under {@code scheme}, tracing one switch when {@code tracing} is not null. */
+    public static SchemeResult run(Scenario s, String scheme, Progress progress, Tracing tracing) {
         Testbed tb = build(s, scheme);
+        if (tracing == null) {
+            return runOn(tb, s, scheme, progress);
+        }
+        List<String> names = switchNames(s);
+        if (tracing.switchIndex() < 0 || tracing.switchIndex() >= names.size()) {
+            throw new IllegalArgumentException("no switch " + tracing.switchIndex() + " to trace; the switches are "
+                    + String.join(", ", names));
+        }
+        TraceHeader header = new TraceHeader(scheme, tracing.everyNanos(), 0, "sim", names.get(tracing.switchIndex()),
+                portNames(s, tracing.switchIndex()));
+        SwitchTrace trace;
+        try {
+            trace = SwitchTrace.attach(tb, tracing.switchIndex(), tracing.file(), tracing.everyNanos(), header);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the trace " + tracing.file() + ": " + e.getMessage(), e);
+        }
+        try (trace) {
+            SchemeResult result = runOn(tb, s, scheme, progress);
+            trace.finish(tb.now());
+            return result;
+        }
+    }
+
+    /** The switches of {@code s}: {@code switch} alone, or {@code leaf0..} then {@code spine0..} (the testbed's order). */
+    public static List<String> switchNames(Scenario s) {
+        Scenario.Topology topo = s.topology();
+        if (!topo.isLeafSpine()) {
+            return List.of("switch");
+        }
+        List<String> names = new ArrayList<>();
+        for (int l = 0; l < topo.leaves(); l++) {
+            names.add("leaf" + l);
+        }
+        for (int sp = 0; sp < topo.spines(); sp++) {
+            names.add("spine" + sp);
+        }
+        return names;
+    }
+
+    /** Port i's name on switch {@code sw}: the host behind it, or the switch at the other end of a fabric link. */
+    public static List<String> portNames(Scenario s, int sw) {
+        Scenario.Topology topo = s.topology();
+        List<String> names = new ArrayList<>();
+        if (!topo.isLeafSpine()) {
+            s.hosts().forEach(h -> names.add(h.name()));
+        } else if (sw < topo.leaves()) {
+            for (int j = 0; j < topo.hostsPerLeaf(); j++) {
+                names.add(s.hosts().get(sw * topo.hostsPerLeaf() + j).name());
+            }
+            for (int sp = 0; sp < topo.spines(); sp++) {
+                names.add("spine" + sp);
+            }
+        } else {
+            for (int l = 0; l < topo.leaves(); l++) {
+                names.add("leaf" + l);
+            }
+        }
+        return names;
+    }
+
+    private static SchemeResult runOn(Testbed tb, Scenario s, String scheme, Progress progress) {
         SplittableRandom seeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
         List<Traffic> traffic = new ArrayList<>();
         for (Scenario.TrafficSpec spec : s.traffic()) {

@@ -14,6 +14,7 @@ public final class SwitchNode implements Node, FrameSink {
     private SwitchCore core;
     private int id = -1;
     private long scheduledWake = Long.MAX_VALUE;
+    private SwitchObserver observer;
 
     SwitchNode(EventLoop loop, int ports) {
         this.loop = loop;
@@ -23,6 +24,11 @@ public final class SwitchNode implements Node, FrameSink {
     void attach(SwitchCore switchCore, int nodeId) {
         this.core = switchCore;
         this.id = nodeId;
+    }
+
+    /** Tells {@code o} after every event from now on (null: nobody). */
+    void observe(SwitchObserver o) {
+        observer = o;
     }
 
     void connect(int port, Wire wire) {
@@ -43,6 +49,9 @@ public final class SwitchNode implements Node, FrameSink {
         if (due < scheduledWake) {
             scheduledWake = due;
             loop.schedule(due, id, EventLoop.WAKE, 0, 0);
+        }
+        if (observer != null) {
+            observer.afterEvent(core, now);
         }
     }
 

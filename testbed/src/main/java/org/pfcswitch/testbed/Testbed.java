@@ -214,6 +214,13 @@ public final class Testbed implements Hosts {
     /** Switch {@code i}: leaves first, then spines. */
     public SwitchCore core(int i) { return switches[i].core(); }
     public int switches() { return switches.length; }
+    /**
+     * Tells {@code observer} after every event switch {@code sw} handles from now on (null: stop);
+     * for traces ({@link SwitchObserver}).
+     */
+    public void observeSwitch(int sw, SwitchObserver observer) {
+        switches[sw].observe(observer);
+    }
     /** The switch host {@code h} is cabled to. */
     public SwitchCore coreOf(int host) { return switches[hostSwitch[host]].core(); }
     /** The port of {@link #coreOf} host {@code h} is cabled to. */

@@ -16,43 +16,61 @@ import javax.imageio.ImageIO;
 
 /**
  * A small line chart drawn with Java2D into a headless image: stacked panels sharing the time
- * axis, each with its own y axis, lines and legend. Enough for the scenario figures, no plotting
- * library. Runs with {@code java.awt.headless} set (no display needed).
+ * axis (microseconds from an origin), each with its own y axis, lines, vertical event marks and
+ * legend. Enough for the scenario and trace figures, no plotting library. Runs with
+ * {@code java.awt.headless} set (no display needed).
  */
-final class LinePlot {
+public final class LinePlot {
 
     private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
             new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)};
-    private static final int WIDTH = 900;
+    /** Width of every figure, pixels. */
+    public static final int WIDTH = 900;
     private static final int PANEL_HEIGHT = 260;
     private static final int LEFT = 80;
     private static final int RIGHT = 170;
     private static final int TOP = 40;
     private static final int BOTTOM = 45;
 
-    record Line(String label, double[] y) {}
+    /** One curve: {@code y[i]} at the plot's {@code i}-th time. */
+    public record Line(String label, double[] y) {}
 
-    record Panel(String yLabel, List<Line> lines) {}
+    /** Vertical marks at {@code timeNanos} (same clock as the plot's times), in {@code color}, dashed or solid. */
+    public record Marks(String label, long[] timeNanos, Color color, boolean dashed) {}
+
+    record Panel(String yLabel, List<Line> lines, List<Marks> marks) {}
 
     private final String title;
     private final double[] xMicros;
+    private final long originNanos;
     private final List<Panel> panels = new ArrayList<>();
 
-    LinePlot(String title, long[] timeNanos) {
+    /** A plot over {@code timeNanos}, counted from 0. */
+    public LinePlot(String title, long[] timeNanos) {
+        this(title, timeNanos, 0);
+    }
+
+    /** A plot over {@code timeNanos}, shown as microseconds since {@code originNanos}. */
+    public LinePlot(String title, long[] timeNanos, long originNanos) {
         System.setProperty("java.awt.headless", "true");
         this.title = title;
+        this.originNanos = originNanos;
         this.xMicros = new double[timeNanos.length];
         for (int i = 0; i < timeNanos.length; i++) {
-            xMicros[i] = timeNanos[i] / 1e3;
+            xMicros[i] = (timeNanos[i] - originNanos) / 1e3;
         }
     }
 
-    LinePlot panel(String yLabel, List<Line> lines) {
-        panels.add(new Panel(yLabel, lines));
+    public LinePlot panel(String yLabel, List<Line> lines) {
+        return panel(yLabel, lines, List.of());
+    }
+
+    public LinePlot panel(String yLabel, List<Line> lines, List<Marks> marks) {
+        panels.add(new Panel(yLabel, lines, marks));
         return this;
     }
 
-    void write(Path png) throws IOException {
+    public void write(Path png) throws IOException {
         int height = TOP + panels.size() * PANEL_HEIGHT + BOTTOM;
         BufferedImage img = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
@@ -116,6 +134,24 @@ final class LinePlot {
             g.fillRect(LEFT + w + 10, ly - 8, 14, 4);
             g.setColor(Color.BLACK);
             g.drawString(l.label, LEFT + w + 30, ly - 3);
+        }
+        int legend = panel.lines.size();
+        for (Marks m : panel.marks) {
+            g.setColor(m.color);
+            g.setStroke(m.dashed ? new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                    new float[] {4f, 3f}, 0f) : new BasicStroke(1f));
+            for (long t : m.timeNanos) {
+                double us = (t - originNanos) / 1e3;
+                if (us < 0 || us > xMax) {
+                    continue;
+                }
+                int x = LEFT + (int) Math.round(us / xMax * w);
+                g.drawLine(x, top, x, top + h);
+            }
+            int ly = top + 14 + legend++ * 16;
+            g.drawLine(LEFT + w + 17, ly - 12, LEFT + w + 17, ly);
+            g.setColor(Color.BLACK);
+            g.drawString(m.label + " (" + m.timeNanos.length + ")", LEFT + w + 30, ly - 3);
         }
         g.setStroke(new BasicStroke(1f));
     }

@@ -227,6 +227,16 @@ public final class Dsh implements AdmissionScheme {
         }
     }
 
+    /** X_qoff on the queue's shared bytes, plus its private bytes (full by then): queue XOFF's point now. */
+    @Override
+    public long xoffThresholdBytes(int port, int priority, long now) {
+        if (!cfg.isLossless(priority)) {
+            return emptyBufferThreshold(port, priority);
+        }
+        int k = BufferLedger.key(port, priority);
+        return ledger.ingressPrivate(k) + queueOffThreshold(port, k);
+    }
+
     /** The current φ̂ of ingress queue (port, priority), for metrics and tests. */
     public long phiHat(int port, int priority) {
         return estimator.phiHat(BufferLedger.key(port, priority));
@@ -245,12 +255,6 @@ public final class Dsh implements AdmissionScheme {
     @Override
     public List<ParameterDoc> parameters() {
         return params.docs();
-    }
-
-    /** The queue-level XOFF threshold X_qoff = T - tau (Eq. 10) with the buffer as it is. */
-    @Override
-    public long xoffThresholdBytes(int port, int priority, long now) {
-        return cfg.isLossless(priority) ? queueOffThreshold(port, BufferLedger.key(port, priority)) : threshold();
     }
 
     @Override

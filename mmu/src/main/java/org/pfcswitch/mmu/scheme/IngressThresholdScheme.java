@@ -61,6 +61,15 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
         return sharedLimit(port, priority, key, now);
     }
 
+    /**
+     * {@link #sharedLimit} at {@code now} without changing any state; what {@link #xoffThresholdBytes}
+     * reports. The same as {@code sharedLimit} for every scheme whose limit is a pure function of the
+     * ledger; SPFC overrides it because its limit rolls rate windows.
+     */
+    protected long currentSharedLimit(int port, int priority, int key, long now) {
+        return sharedLimit(port, priority, key, now);
+    }
+
     /** Hook: this queue's XOFF has just been asserted (SPFC's state-holder reset). */
     protected void onQueuePaused(int port, int priority, int key, long now) {}
 
@@ -136,10 +145,17 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
         return cfg.isLossless(priority) ? emptyLimit(port, priority) : lossy.emptyThreshold();
     }
 
+    /**
+     * XOFF is asserted when the queue's shared bytes reach the limit (its private bytes are full by
+     * then), so in queue-length units the threshold is the queue's private bytes plus the limit.
+     */
     @Override
     public long xoffThresholdBytes(int port, int priority, long now) {
-        return cfg.isLossless(priority) ? sharedLimit(port, priority, BufferLedger.key(port, priority), now)
-                : lossy.emptyThreshold();
+        if (!cfg.isLossless(priority)) {
+            return emptyBufferThreshold(port, priority);
+        }
+        int k = BufferLedger.key(port, priority);
+        return ledger.ingressPrivate(k) + currentSharedLimit(port, priority, k, now);
     }
 
     /** The lossless shared limit with nothing in the buffer. */

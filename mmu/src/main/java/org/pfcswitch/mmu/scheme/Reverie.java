@@ -198,6 +198,16 @@ public final class Reverie implements AdmissionScheme {
         }
     }
 
+    /**
+     * Γ of Eq. 6 for the lossless class: XOFF when the queue's <em>filtered</em> length q̂
+     * ({@link #filteredIngress}) exceeds it, so the instantaneous length may cross it without a pause.
+     */
+    @Override
+    public long xoffThresholdBytes(int port, int priority, long now) {
+        return cfg.isLossless(priority) ? (long) threshold(LOSSLESS, priority, ledger.sharedUsed(), alphaLossless)
+                : emptyBufferThreshold(port, priority);
+    }
+
     /** The filtered length of a lossless ingress queue, for metrics and tests. */
     public double filteredIngress(int port, int priority) {
         return losslessFilter.value(BufferLedger.key(port, priority));

@@ -156,6 +156,12 @@ public final class Sonic implements AdmissionScheme {
         }
     }
 
+    /** Γ_in, which the queue's whole length is compared with (its first byte above goes to headroom: XOFF). */
+    @Override
+    public long xoffThresholdBytes(int port, int priority, long now) {
+        return cfg.isLossless(priority) ? ingressThreshold(alphaIn, ledger.sharedUsed()) : emptyBufferThreshold(port, priority);
+    }
+
     @Override
     public BufferLayout layout() {
         return layout;
@@ -164,11 +170,6 @@ public final class Sonic implements AdmissionScheme {
     @Override
     public List<ParameterDoc> parameters() {
         return params.docs();
-    }
-
-    @Override
-    public long xoffThresholdBytes(int port, int priority, long now) {
-        return cfg.isLossless(priority) ? ingressThreshold(alphaIn, ledger.sharedUsed()) : emptyBufferThreshold(port, priority);
     }
 
     @Override

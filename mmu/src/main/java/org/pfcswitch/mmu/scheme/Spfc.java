@@ -162,6 +162,25 @@ public final class Spfc extends IngressThresholdScheme {
         return !reset && (holder[s] || (immediate && passes(irc[s], port)));
     }
 
+    /**
+     * {@link #isVictim} without rolling: what a roll at {@code now} would make of the state holder and
+     * the counter, computed in locals, so a trace reading the threshold never changes the scheme.
+     */
+    private boolean victimAt(int port, int priority, long now) {
+        int key = BufferLedger.key(port, priority);
+        int s = state(port, key);
+        boolean reset = resetActive(port, key);
+        boolean held = holder[s];
+        long count = irc[s];
+        if (now >= windowEnd[s]) {
+            long w = Math.floorDiv(now - epochNs, tcNs);
+            boolean passed = w == window[s] + 1 ? passes(irc[s], port) : passes(0, port);
+            held = passed && !(reset && pauseClearsHolder);
+            count = 0;
+        }
+        return !reset && (held || (immediate && passes(count, port)));
+    }
+
     /** The IRC counting number C·TC/K_spfc of a port (bytes or packets). */
     public long ircThreshold(int port) {
         return ircThreshold[port];
@@ -174,6 +193,14 @@ public final class Spfc extends IngressThresholdScheme {
     @Override
     protected long sharedLimit(int port, int priority, int key, long now) {
         if (isVictim(port, priority, now)) {
+            return wholePool ? sharedPool : Thresholds.dynamic(victimAlpha, sharedPool, ledger.sharedUsed());
+        }
+        return normalLimit();
+    }
+
+    @Override
+    protected long currentSharedLimit(int port, int priority, int key, long now) {
+        if (victimAt(port, priority, now)) {
             return wholePool ? sharedPool : Thresholds.dynamic(victimAlpha, sharedPool, ledger.sharedUsed());
         }
         return normalLimit();

@@ -1,0 +1,226 @@
+package org.pfcswitch.cli;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.pfcswitch.cli.scenario.LinePlot;
+import org.pfcswitch.core.trace.TraceHeader;
+import org.pfcswitch.core.trace.TraceReader;
+import org.pfcswitch.core.trace.TraceRecorder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "plot",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Draws a trace (sim --trace) as a PNG figure.",
+            "",
+            "One panel per traced ingress queue: its bytes and the scheme's XOFF threshold",
+            "over time, with a vertical mark where the switch sent a PFC XOFF on that port",
+            "and priority (purple; refreshes included) and an XON (green, dashed); then a panel",
+            "of egress bytes. Without --port, queues that stayed empty and sent no PFC frame",
+            "are left out. Time is in microseconds from the trace's origin."
+        },
+        footer = {"", "Examples:",
+            "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc --trace t.csv --trace-every 1us",
+            "  pfcswitch plot t-spfc.csv --out spfc-h0.png --port H0",
+            "  pfcswitch plot t-dt.csv --out dt.png"})
+final class PlotCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "A trace written by sim --trace.")
+    Path file;
+
+    @Option(names = "--out", required = true, paramLabel = "FIG.png", description = "The PNG to write (replaced).")
+    Path out;
+
+    @Option(names = "--port", paramLabel = "NAME", description = "Only this port's queues: its name in the trace (e.g. H0) or its number.")
+    String port;
+
+    @Option(names = "--priority", paramLabel = "P", description = "Only the queues of this priority (0-7).")
+    Integer priority;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (priority != null && (priority < 0 || priority > 7)) {
+            throw new ParameterException(spec.commandLine(), "--priority: expected 0-7, got " + priority);
+        }
+        TraceReader.Trace t = read();
+        TraceHeader h = t.header();
+        int portIndex = -1;
+        if (port != null) {
+            portIndex = h.portIndex(port.trim());
+            if (portIndex < 0 || (!h.portNames().isEmpty() && portIndex >= h.portNames().size())) {
+                throw new IllegalArgumentException("no port '" + port + "' in " + file + "; its ports: "
+                        + String.join(", ", h.portNames()));
+            }
+        }
+        List<TraceReader.Queue> queues = new ArrayList<>();
+        for (TraceReader.Queue q : t.queues()) {
+            if ((portIndex < 0 || q.port() == portIndex) && (priority == null || q.priority() == priority)) {
+                queues.add(q);
+            }
+        }
+        if (queues.isEmpty()) {
+            throw new IllegalArgumentException(file + " has no queue rows" + (port != null ? " for port " + port : "")
+                    + (priority != null ? " of priority " + priority : "") + "; " + describe(t.queues()));
+        }
+        Series s = series(t, queues);
+        List<Integer> drawn = new ArrayList<>();
+        for (int k = 0; k < queues.size(); k++) {
+            if (port != null || s.active(k)) {
+                drawn.add(k);
+            }
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        if (drawn.isEmpty()) {
+            drawn.add(0);
+        }
+        if (drawn.size() < queues.size()) {
+            err.println("left out " + (queues.size() - drawn.size()) + " queues that stayed empty and sent no PFC frame"
+                    + " (--port draws one anyway)");
+        }
+
+        LinePlot plot = new LinePlot(String.format(Locale.ROOT, "%s: %s on %s, sampled every %s", file.getFileName(),
+                h.scheme(), h.switchName(), micros(h.everyNanos())), s.times, h.originNanos());
+        List<LinePlot.Line> egress = new ArrayList<>();
+        for (int k : drawn) {
+            TraceReader.Queue q = queues.get(k);
+            String name = h.portName(q.port()) + " prio " + q.priority();
+            plot.panel(name + ": ingress queue (KB)",
+                    List.of(new LinePlot.Line("ingress bytes", s.ingress[k]), new LinePlot.Line("XOFF threshold", s.threshold[k])),
+                    List.of(new LinePlot.Marks("XOFF sent", pfc(t, q, TraceRecorder.XOFF), new Color(0x9467bd), false),
+                            new LinePlot.Marks("XON sent", pfc(t, q, TraceRecorder.XON), new Color(0x2ca02c), true)));
+            if (port != null || s.egressActive(k)) {
+                egress.add(new LinePlot.Line(name, s.egress[k]));
+            }
+        }
+        if (!egress.isEmpty()) {
+            plot.panel("egress queue (KB)", egress);
+        }
+        try {
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            plot.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        err.println("wrote " + out + " (" + drawn.size() + " queue" + (drawn.size() == 1 ? "" : "s") + ", "
+                + s.times.length + " samples)");
+        return 0;
+    }
+
+    private TraceReader.Trace read() {
+        try {
+            return TraceReader.read(file);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("no such file: " + file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e instanceof TraceReader.TraceFormatException ? e.getMessage()
+                    : "cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** What a trace traces, in a few words: "it traces priorities [3] on 32 ports". */
+    private static String describe(List<TraceReader.Queue> queues) {
+        if (queues.isEmpty()) {
+            return "it holds no queue rows at all";
+        }
+        return "it traces priorities " + queues.stream().map(TraceReader.Queue::priority).distinct().sorted().toList()
+                + " on " + queues.stream().map(TraceReader.Queue::port).distinct().count() + " ports";
+    }
+
+    private static String micros(long nanos) {
+        return nanos % 1000 == 0 ? nanos / 1000 + " us" : nanos + " ns";
+    }
+
+    /** Times of the PFC rows sent on {@code q}'s port and priority with {@code event}. */
+    private static long[] pfc(TraceReader.Trace t, TraceReader.Queue q, int event) {
+        long[] times = new long[16];
+        int n = 0;
+        for (int i = 0; i < t.size(); i++) {
+            if (t.kind(i) == TraceRecorder.PFC_TX && t.event(i) == event && t.port(i) == q.port()
+                    && t.priority(i) == q.priority()) {
+                if (n == times.length) {
+                    times = Arrays.copyOf(times, 2 * n);
+                }
+                times[n++] = t.time(i);
+            }
+        }
+        return Arrays.copyOf(times, n);
+    }
+
+    /** The queue rows as one time axis (every queue is sampled at every sample) and KB per queue. */
+    private record Series(long[] times, double[][] ingress, double[][] egress, double[][] threshold, boolean[] pfc) {
+        boolean active(int k) {
+            return pfc[k] || Arrays.stream(ingress[k]).anyMatch(v -> v > 0);
+        }
+
+        boolean egressActive(int k) {
+            return Arrays.stream(egress[k]).anyMatch(v -> v > 0);
+        }
+    }
+
+    private static Series series(TraceReader.Trace t, List<TraceReader.Queue> queues) {
+        int[] byKey = new int[(t.queues().stream().mapToInt(TraceReader.Queue::port).max().orElse(0) + 1) * 8];
+        Arrays.fill(byKey, -1);
+        for (int k = 0; k < queues.size(); k++) {
+            byKey[queues.get(k).port() * 8 + queues.get(k).priority()] = k;
+        }
+        long[] times = new long[16];
+        int n = 0;
+        for (int i = 0; i < t.size(); i++) {
+            if (t.kind(i) == TraceRecorder.QUEUE && key(t, i, byKey) == 0) {
+                if (n == times.length) {
+                    times = Arrays.copyOf(times, 2 * n);
+                }
+                times[n++] = t.time(i);
+            }
+        }
+        times = Arrays.copyOf(times, n);
+        double[][] in = new double[queues.size()][n];
+        double[][] eg = new double[queues.size()][n];
+        double[][] th = new double[queues.size()][n];
+        boolean[] pfc = new boolean[queues.size()];
+        int[] next = new int[queues.size()];
+        for (int i = 0; i < t.size(); i++) {
+            int k = key(t, i, byKey);
+            if (k < 0) {
+                continue;
+            }
+            if (t.kind(i) != TraceRecorder.QUEUE) {
+                pfc[k] |= t.kind(i) == TraceRecorder.PFC_TX;
+            } else if (next[k] < n) {           // every sample has a row of every queue: the j-th row is sample j
+                int j = next[k]++;
+                in[k][j] = t.ingressBytes(i) / 1e3;
+                eg[k][j] = t.egressBytes(i) / 1e3;
+                th[k][j] = t.thresholdBytes(i) / 1e3;
+            }
+        }
+        return new Series(times, in, eg, th, pfc);
+    }
+
+    /** The index in the plotted queues of row {@code i}'s (port, priority), or -1. */
+    private static int key(TraceReader.Trace t, int i, int[] byKey) {
+        int k = t.port(i) * 8 + t.priority(i);
+        return k < byKey.length ? byKey[k] : -1;
+    }
+}
