@@ -28,7 +28,7 @@ trap cleanup EXIT
 cat > "$work/switch.yaml" <<YAML
 eal: {hugepages: off}
 ports:
-  - {name: in, device: net_null0, speed: 100G}
+  - {name: in, device: "net_null0,copy=1", speed: 100G}
   - {name: out, device: net_null1, speed: 100G}
 forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: out}]}
 mmu: {totalBytes: 4MiB, scheme: dt}

@@ -61,7 +61,7 @@ class ControlApiTest {
                 forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
                 ports:
                   - {name: loop, device: net_ring0, speed: 1G}
-                  - {name: sink, device: net_null0, speed: 1G}
+                  - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
                 mmu: {totalBytes: 1MiB, scheme: dt}
                 """);
         port = freePort();
@@ -205,6 +205,33 @@ class ControlApiTest {
         assertEquals(0, back.exitCode(), back.err());
         Cli reset = Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, reset.exitCode(), reset.err());
+    }
+
+    /** trace records the congested lossless queue and the PFC frames live; plot draws it; bad requests get one line. */
+    @Test
+    void traceRecordsQueuesThresholdsAndPfcAndPlotDrawsIt() throws Exception {
+        Path trace = dir.resolve("live-trace.csv");
+        Cli t = Cli.run("trace", "--duration", "1s", "--every", "20us", "--out", trace.toString(), "--api", api);
+        assertEquals(0, t.exitCode(), t.err());
+        List<String> lines = Files.readAllLines(trace);
+        assertTrue(lines.getFirst().startsWith("# pfcswitch-trace v1 scheme=") && lines.getFirst().contains("source=live")
+                && lines.getFirst().contains("ports=loop,sink"), lines.getFirst());
+        assertTrue(lines.getLast().matches("# end records=\\d+ dropped=0"), lines.getLast());
+        long queueRows = lines.stream().filter(l -> l.matches("\\d+,queue,1,3,\\d+,\\d+,\\d+,,")).count();
+        assertTrue(queueRows > 1000, "samples of sink's lossless queue at 20 us over 1 s: " + queueRows);
+        assertTrue(lines.stream().anyMatch(l -> l.matches("\\d+,pfc_tx,1,3,,,,xoff,\\d+")), "PFC sent to the flooding port");
+        assertTrue(t.out().contains("dropped=0"), t.out());
+        Path png = dir.resolve("live-trace.png");
+        Cli plot = Cli.run("plot", trace.toString(), "--out", png.toString(), "--port", "sink");
+        assertEquals(0, plot.exitCode(), plot.err());
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
+        assertEquals("\u0089PNG", new String(head, 0, 4, StandardCharsets.ISO_8859_1));
+
+        assertEquals(400, get("/api/v1/trace?duration=2h").statusCode());
+        assertEquals(400, get("/api/v1/trace?every=1ns").statusCode());
+        assertEquals(400, get("/api/v1/trace?often=1").statusCode());
+        Cli bad = Cli.run("trace", "--duration", "soon", "--out", trace.toString(), "--api", api);
+        assertEquals(2, bad.exitCode());
     }
 
     static String param(JsonNode scheme, String name) {

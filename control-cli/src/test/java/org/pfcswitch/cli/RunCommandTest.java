@@ -82,7 +82,7 @@ class RunCommandTest {
                 eal: {memoryMb: 256}
                 ports:
                   - {name: loop, device: net_ring0, speed: 1G}
-                  - {name: sink, device: net_null0, speed: 1G}
+                  - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
                 classification: {trust: pcp, defaultPriority: 3}
                 forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
                 mmu: {totalBytes: 1MiB}
@@ -121,7 +121,7 @@ class RunCommandTest {
                 eal: {memoryMb: 256, hugepages: off}
                 ports:
                   - {name: loop, device: net_ring0, speed: 1G}
-                  - {name: sink, device: net_null0, speed: 1G}
+                  - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
                 classification: {trust: pcp, defaultPriority: 3}
                 forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
                 mmu: {totalBytes: 1MiB}

@@ -19,6 +19,7 @@ import org.pfcswitch.core.CoreMailbox;
 import org.pfcswitch.core.FrameAllocator;
 import org.pfcswitch.core.PauseTimers;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mbuf;
 import org.pfcswitch.dpdk.Mempool;
@@ -105,6 +106,8 @@ final class CoreWorker implements Runnable, PollLoop {
     private volatile boolean running = true;
     /** Control-plane requests (show, set, metrics); set before the thread starts, or null. */
     private CoreMailbox mailbox;
+    /** A live trace being recorded, or null; set and cleared by mailbox tasks (on this thread). */
+    private TraceRecorder trace;
     /** Lower bounds of the stall buckets: passes that started this long or longer after the previous one. */
     static final long[] STALL_BOUNDS_NANOS = {100_000, 1_000_000, 10_000_000, 100_000_000};
 
@@ -196,6 +199,10 @@ final class CoreWorker implements Runnable, PollLoop {
         worked |= receive() > 0;
         flushTx();
         allocator.flush();
+        TraceRecorder t = trace;
+        if (t != null) {
+            t.sample(core, now);              // self-throttled to its period: a compare per pass otherwise
+        }
         CoreMailbox m = mailbox;
         if (m != null) {
             m.runPending(core, now);          // between bursts: control reads and changes see no half pass
@@ -396,6 +403,11 @@ final class CoreWorker implements Runnable, PollLoop {
     /** Where control-plane threads hand their requests; call before the worker thread starts. */
     void useMailbox(CoreMailbox mailbox) {
         this.mailbox = mailbox;
+    }
+
+    /** Starts or (null) stops sampling into {@code recorder}; call on the worker thread (a mailbox task). */
+    void traceInto(TraceRecorder recorder) {
+        this.trace = recorder;
     }
 
     void requestStop() {

@@ -12,6 +12,7 @@ import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.CoreMailbox;
 import org.pfcswitch.core.CoreSnapshot;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
 import org.pfcswitch.dpdk.EthPort;
@@ -137,6 +138,32 @@ public final class DpdkSwitch {
         mailbox.call((core, now) -> core.changeMmu(next, now), timeoutNanos);
         running = new SwitchConfig(running.eal(), running.ports(), running.workerCpus(), running.core().withMmu(next),
                 running.idleSleepNanos());
+    }
+
+    /**
+     * Starts recording a trace of the running core into {@code recorder} (bound to the core here):
+     * the worker samples it once per pass, self-throttled to its period.
+     *
+     * @return the core's clock (ns) when recording started: the trace's time origin
+     */
+    public long startTrace(TraceRecorder recorder, long timeoutNanos) throws TimeoutException, InterruptedException {
+        long[] origin = new long[1];
+        CoreWorker w = worker;
+        mailbox.call((core, now) -> {
+            recorder.bind(core);
+            origin[0] = now;
+            w.traceInto(recorder);
+        }, timeoutNanos);
+        return origin[0];
+    }
+
+    /** Stops the trace started by {@link #startTrace}, after one last sample. */
+    public void stopTrace(TraceRecorder recorder, long timeoutNanos) throws TimeoutException, InterruptedException {
+        CoreWorker w = worker;
+        mailbox.call((core, now) -> {
+            w.traceInto(null);
+            recorder.sampleNow(core, now);
+        }, timeoutNanos);
     }
 
     /** The MMU configuration of the running core (scheme and parameters as last changed). */

@@ -61,6 +61,39 @@ public final class ControlClient {
         return send(b);
     }
 
+    /**
+     * GETs {@code path} into {@code file} as it streams (a trace), replacing the file only when the
+     * switch answered 200.
+     */
+    public void download(String path, Path file, Duration timeout) throws Failure, InterruptedException {
+        HttpResponse<java.io.InputStream> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+        } catch (ConnectException e) {
+            throw new Failure(0, "no switch answers at " + base + " (is 'pfcswitch run' running with its control API? see --api)");
+        } catch (IOException e) {
+            throw new Failure(0, "talking to " + base + ": " + e);
+        }
+        try (java.io.InputStream in = r.body()) {
+            if (r.statusCode() != 200) {
+                String body = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                try {
+                    JsonNode n = new ObjectMapper().readTree(body);
+                    throw new Failure(r.statusCode(), (n != null && n.has("error") ? n.get("error").asText() : body)
+                            + " (HTTP " + r.statusCode() + ")");
+                } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+                    throw new Failure(r.statusCode(), "HTTP " + r.statusCode() + ": " + body);
+                }
+            }
+            Path tmp = file.resolveSibling(file.getFileName() + ".part");
+            java.nio.file.Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new Failure(0, "receiving the trace: " + e.getMessage());
+        }
+    }
+
     private String send(HttpRequest.Builder request) throws Failure, InterruptedException {
         HttpResponse<String> r;
         try {

@@ -31,15 +31,17 @@ import com.sun.net.httpserver.HttpServer;
  * <pre>
  * GET  /metrics                         Prometheus text exposition (micrometer)
  * GET  /api/v1/show/VIEW[?format=text]  VIEW: ports, queues, buffer, pfc, thresholds, scheme
+ * GET  /api/v1/trace?duration=2s&amp;every=10us   a trace (CSV, format of TraceWriter), streamed as recorded
  * POST /api/v1/scheme   {"scheme": "dsh"}                          token required
  * POST /api/v1/params   {"params": {"alpha": "1/8", "ecn.kmax": "400KiB"}}   token required
  * </pre>
  *
  * Reads are open; a mutation needs {@code Authorization: Bearer TOKEN} (see {@link ControlToken}).
  * Every error is a 4xx or 5xx with {@code {"error": "...", ...}} naming what was wrong and what is
- * allowed; a refused mutation changes nothing. Requests are served one at a time on one thread, so
- * the snapshot they read is never shared; the switch's worker only ever copies state into it
- * between two bursts ({@link DpdkSwitch#snapshot}).
+ * allowed; a refused mutation changes nothing. Requests that read or change the switch's state
+ * take turns on one lock (they share one preallocated snapshot, which the switch's worker fills
+ * between two bursts, {@link DpdkSwitch#snapshot}); a trace streams on its own thread meanwhile,
+ * so a scrape never waits for a trace to end. One trace at a time.
  */
 public final class ControlServer implements AutoCloseable {
 
@@ -57,6 +59,9 @@ public final class ControlServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final ObjectMapper json = new ObjectMapper();
+    /** Guards {@link #snapshot} and {@link #metrics}: control threads only, never the worker. */
+    private final java.util.concurrent.locks.ReentrantLock state = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.atomic.AtomicBoolean tracing = new java.util.concurrent.atomic.AtomicBoolean();
 
     private ControlServer(DpdkSwitch sw, InetSocketAddress address, ControlToken token, Consumer<String> log) throws IOException {
         this.sw = sw;
@@ -77,7 +82,7 @@ public final class ControlServer implements AutoCloseable {
         };
         this.metrics = new SwitchMetrics(snapshot, portNames, driver);
         this.server = HttpServer.create(address, 16);
-        this.executor = Executors.newSingleThreadExecutor(r -> {
+        this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "pfcswitch-control");
             t.setDaemon(true);
             return t;
@@ -137,11 +142,21 @@ public final class ControlServer implements AutoCloseable {
             try {
                 if (path.equals("/metrics")) {
                     requireMethod(method, "GET");
-                    refresh();
-                    send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+                    String text;
+                    state.lock();
+                    try {
+                        refresh();
+                        text = metrics.scrape();
+                    } finally {
+                        state.unlock();
+                    }
+                    send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", text);
                 } else if (path.startsWith("/api/v1/show/")) {
                     requireMethod(method, "GET");
                     show(ex, path.substring("/api/v1/show/".length()));
+                } else if (path.equals("/api/v1/trace")) {
+                    requireMethod(method, "GET");
+                    trace(ex);
                 } else if (path.equals("/api/v1/scheme") || path.equals("/api/v1/params")) {
                     requireMethod(method, "POST");
                     if (!token.accepts(ex.getRequestHeaders().getFirst("Authorization"))) {
@@ -149,10 +164,15 @@ public final class ControlServer implements AutoCloseable {
                                 + token.file() + " (pfcswitch set reads it)");
                     }
                     JsonNode body = body(ex);
-                    if (path.endsWith("scheme")) {
-                        setScheme(ex, body);
-                    } else {
-                        setParams(ex, body);
+                    state.lock();
+                    try {
+                        if (path.endsWith("scheme")) {
+                            setScheme(ex, body);
+                        } else {
+                            setParams(ex, body);
+                        }
+                    } finally {
+                        state.unlock();
                     }
                 } else {
                     throw new ApiError(404, "no such resource: " + path + " (try /metrics, /api/v1/show/{"
@@ -179,13 +199,82 @@ public final class ControlServer implements AutoCloseable {
         if (!format.equals("json") && !format.equals("text")) {
             throw new ApiError(400, "format must be json or text, got '" + format + "'");
         }
-        refresh();
-        StatusViews views = new StatusViews(snapshot, portNames, driver, sw.mmuConfig());
-        if (format.equals("text")) {
-            send(ex, 200, "text/plain; charset=utf-8", views.text(view) + "\n");
-        } else {
-            send(ex, 200, "application/json", views.json(view));
+        String text;
+        state.lock();
+        try {
+            refresh();
+            StatusViews views = new StatusViews(snapshot, portNames, driver, sw.mmuConfig());
+            text = format.equals("text") ? views.text(view) + "\n" : views.json(view);
+        } finally {
+            state.unlock();
         }
+        send(ex, 200, format.equals("text") ? "text/plain; charset=utf-8" : "application/json", text);
+    }
+
+    /** Longest trace one request may record, and the finest sample period. */
+    static final long MAX_TRACE_NANOS = 60_000_000_000L;
+    static final long MIN_TRACE_EVERY_NANOS = 1_000;
+    private static final int TRACE_RING_RECORDS = 1 << 18;
+
+    /**
+     * Records a trace for {@code duration} at one sample per {@code every} and streams it as CSV
+     * (chunked) while it records: the worker writes records into a preallocated ring, this thread
+     * drains the ring every 10 ms. The last line says how many records there were and how many the
+     * worker dropped because the ring was full.
+     */
+    private void trace(HttpExchange ex) throws IOException, TimeoutException, InterruptedException {
+        Map<String, String> q = query(ex);
+        long duration = nanosParam(q, "duration", "1s", 1_000_000, MAX_TRACE_NANOS);
+        long every = nanosParam(q, "every", "10us", MIN_TRACE_EVERY_NANOS, 1_000_000_000);
+        for (String key : q.keySet()) {
+            if (!key.equals("duration") && !key.equals("every")) {
+                throw new ApiError(400, "unknown parameter '" + key + "' (allowed: duration, every)");
+            }
+        }
+        if (!tracing.compareAndSet(false, true)) {
+            throw new ApiError(409, "a trace is already being recorded; one at a time");
+        }
+        try {
+            org.pfcswitch.core.trace.TraceRecorder recorder = new org.pfcswitch.core.trace.TraceRecorder(every, TRACE_RING_RECORDS);
+            long origin = sw.startTrace(recorder, WORKER_TIMEOUT_NANOS);
+            log.accept("control: trace of " + duration / 1_000_000 + " ms every " + every / 1000 + " us started");
+            ex.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
+            ex.sendResponseHeaders(200, 0);
+            try (java.io.Writer out = new java.io.OutputStreamWriter(ex.getResponseBody(), StandardCharsets.UTF_8);
+                 org.pfcswitch.core.trace.TraceWriter writer = new org.pfcswitch.core.trace.TraceWriter(recorder.ring(),
+                         new java.io.BufferedWriter(out))) {
+                writer.writeHeader(new org.pfcswitch.core.trace.TraceHeader(sw.mmuConfig().scheme(), every, origin, "live",
+                        "switch", portNames));
+                long end = System.nanoTime() + duration;
+                try {
+                    while (System.nanoTime() < end) {
+                        Thread.sleep(10);
+                        writer.drain();
+                    }
+                } finally {
+                    sw.stopTrace(recorder, WORKER_TIMEOUT_NANOS);
+                }
+                writer.drain();
+            }
+            log.accept("control: trace ended, " + recorder.samples() + " samples, " + recorder.ring().dropped()
+                    + " records dropped (ring full)");
+        } finally {
+            tracing.set(false);
+        }
+    }
+
+    private static long nanosParam(Map<String, String> q, String key, String dflt, long min, long max) {
+        String raw = q.getOrDefault(key, dflt);
+        long v;
+        try {
+            v = org.pfcswitch.testbed.config.Units.nanos(raw);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, key + ": " + e.getMessage() + " (a time such as 2s, 500ms, 10us)");
+        }
+        if (v < min || v > max) {
+            throw new ApiError(400, key + " must be between " + min / 1000 + " us and " + max / 1_000_000 + " ms, got " + raw);
+        }
+        return v;
     }
 
     private void setScheme(HttpExchange ex, JsonNode body) throws IOException, TimeoutException, InterruptedException {
