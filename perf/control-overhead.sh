@@ -4,6 +4,9 @@
 # alternating windows, the same process, the same traffic. Also the worker's heap allocation over
 # the whole run (the run's shutdown log line), which is the 60-second allocation benchmark.
 #
+# The worker is pinned to the last CPU and Prometheus and 'show' to the others, as a lab would run
+# them; without pinning, on a 2-core machine, they take CPU time from the worker itself.
+#
 # Traffic: net_null0 hands the switch 64-byte frames as fast as it can poll; a static entry sends
 # them to net_null1 (which frees them). Both ports are 100 Gb/s in the config, so the switch's
 # pipeline, not its shaper, sets the rate. Needs root (DPDK) and Debian's prometheus.
@@ -25,8 +28,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# As in a lab: the worker has a core of its own (the last CPU), the observers run on the others.
+last_cpu=$(( $(nproc) - 1 ))
+others="0-$(( last_cpu > 0 ? last_cpu - 1 : 0 ))"
 cat > "$work/switch.yaml" <<YAML
 eal: {hugepages: off}
+workers: [{cpu: $last_cpu}]
 ports:
   - {name: in, device: "net_null0,copy=1", speed: 100G}
   - {name: out, device: net_null1, speed: 100G}
@@ -57,10 +64,10 @@ sleep 10
 quiet=(); observed=()
 for r in $(seq "$rounds"); do
   q=$(measure); quiet+=("$q")
-  prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+  taskset -c "$others" prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
     --web.listen-address="127.0.0.1:$prom_port" --log.level=warn > "$work/prom.log" 2>&1 &
   prom=$!
-  "$root/pfcswitch" show ports --watch 1 --api "$api" > "$work/show.log" 2>&1 &
+  taskset -c "$others" "$root/pfcswitch" show ports --watch 1 --api "$api" > "$work/show.log" 2>&1 &
   show=$!
   sleep 3                                     # both running before the window opens
   o=$(measure); observed+=("$o")

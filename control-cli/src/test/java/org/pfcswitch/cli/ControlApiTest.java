@@ -198,7 +198,11 @@ class ControlApiTest {
 
         Cli to = Cli.run("set", "scheme", "spfc", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, to.exitCode(), to.err());
-        assertEquals("spfc", show("scheme").get("scheme").asText());
+        JsonNode spfc = show("scheme");
+        assertEquals("spfc", spfc.get("scheme").asText());
+        assertEquals("victim", spfc.get("state_name").asText(), "SPFC's per-queue state is shown");
+        assertEquals(2, spfc.get("state").size(), "one lossless queue per port");
+        assertTrue(spfc.get("state").get(1).has("victim"));
         assertTrue(get("/metrics").body().contains("pfcswitch_scheme_info{scheme=\"spfc\"} 1"));
         assertFalse(get("/metrics").body().contains("pfcswitch_scheme_info{scheme=\"dt\"}"), "the old scheme's series is gone");
         Cli back = Cli.run("set", "scheme", "dt", "--api", api, "--token-file", tokenFile.toString());

@@ -51,6 +51,23 @@ public interface AdmissionScheme {
         return emptyBufferThreshold(port, priority);
     }
 
+    /**
+     * What {@link #state} reports for this scheme, e.g. {@code "victim"} (SPFC), or null for a scheme
+     * with no per-queue state worth showing. For {@code pfcswitch show scheme} and /metrics.
+     */
+    default String stateName() {
+        return null;
+    }
+
+    /**
+     * The scheme's own state of ingress queue (port, priority) at {@code nowNanos} ({@link #stateName}),
+     * read without changing anything and without allocating: SPFC 1 for a VICTIM queue, Reverie its
+     * low-pass-filtered length in bytes, BFC the active queues of the port's egress.
+     */
+    default long state(int port, int priority, long nowNanos) {
+        return 0;
+    }
+
     /** Scheme-wide thresholds with the buffer empty, e.g. "T = α·B_s" (for explain). */
     List<MmuExplanation.Threshold> emptyBufferThresholds();
 }

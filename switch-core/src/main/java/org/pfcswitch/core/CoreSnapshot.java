@@ -54,6 +54,9 @@ public final class CoreSnapshot {
     public final boolean[] egressPaused;
     public final long[] egressPausedNanos;
     public final long[] drops;
+    /** The scheme's own state of each ingress queue ({@link #schemeStateName}, e.g. SPFC's victim flag), 0 if none. */
+    public final long[] schemeState;
+    public String schemeStateName;
 
     // by port
     public final long[] pauseFramesRx;
@@ -63,6 +66,8 @@ public final class CoreSnapshot {
     public final long[] flooded;
     public final long[] filtered;
     public final long[] parseErrors;
+    /** Port-level XOFF (DSH pauses a whole port): advertised for every lossless priority of the port. */
+    public final boolean[] portXoff;
 
     // the whole buffer
     public long privateUsed;
@@ -93,6 +98,8 @@ public final class CoreSnapshot {
         egressPaused = new boolean[keys];
         egressPausedNanos = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
+        schemeState = new long[keys];
+        portXoff = new boolean[ports];
         pauseFramesRx = new long[ports];
         pfcFramesTx = new long[ports];
         pfcFramesRx = new long[ports];
@@ -134,7 +141,9 @@ public final class CoreSnapshot {
         System.arraycopy(c.filtered, 0, filtered, 0, ports);
         System.arraycopy(c.parseErrors, 0, parseErrors, 0, parseErrors.length);
         boolean perPriorityQueues = core.queuesPerPort() == PRIORITIES;
+        schemeStateName = mmu.scheme().stateName();
         for (int p = 0; p < ports; p++) {
+            portXoff[p] = flow.isPortXoff(p);
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = BufferLedger.key(p, q);
                 ingressBytes[k] = ledger.ingressBytes(k);
@@ -142,6 +151,7 @@ public final class CoreSnapshot {
                 egressBytes[k] = ledger.egressBytes(k);
                 xoffThresholdBytes[k] = mmu.scheme().xoffThresholdBytes(p, q, now);
                 xoffAdvertised[k] = flow.isAdvertisedXoff(p, q);
+                schemeState[k] = schemeStateName == null ? 0 : mmu.scheme().state(p, q, now);
                 egressPaused[k] = perPriorityQueues && core.isPaused(p, q, now);
                 egressPausedNanos[k] = perPriorityQueues ? core.pausedNanos(p, q, now) : 0;
             }

@@ -197,6 +197,26 @@ public final class StatusViews {
                     .field("formula", mmu.headroomDescription(p)).endObject();
         }
         j.endArray();
+        j.field("state_name", s.schemeStateName);
+        j.beginArray("state");
+        if (s.schemeStateName != null) {
+            for (int p = 0; p < s.ports; p++) {
+                for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                    if (s.isLossless(q)) {
+                        j.beginObject().field("port", names.get(p)).field("priority", q)
+                                .field(s.schemeStateName, s.schemeState[p * CoreSnapshot.PRIORITIES + q]).endObject();
+                    }
+                }
+            }
+        }
+        j.endArray();
+        j.beginArray("port_xoff");
+        for (int p = 0; p < s.ports; p++) {
+            if (s.portXoff[p]) {
+                j.value(names.get(p));
+            }
+        }
+        j.endArray();
         j.beginArray("paused_ingress_queues");
         for (int p = 0; p < s.ports; p++) {
             for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
@@ -312,6 +332,25 @@ public final class StatusViews {
                 }
             }
         }
+        if (s.schemeStateName != null) {
+            Table state = new Table("PORT", "PRIO", s.schemeStateName.toUpperCase(Locale.ROOT));
+            for (int p = 0; p < s.ports; p++) {
+                for (int q = 0; q < 8; q++) {
+                    if (s.isLossless(q)) {
+                        state.row(names.get(p), q, s.schemeState[p * 8 + q]);
+                    }
+                }
+            }
+            out.append(state).append('\n');
+        }
+        List<String> portPaused = new ArrayList<>();
+        for (int p = 0; p < s.ports; p++) {
+            if (s.portXoff[p]) {
+                portPaused.add(names.get(p));
+            }
+        }
+        out.append("ports paused as a whole (port-level XOFF, dsh): ").append(portPaused.isEmpty() ? "none" : String.join(" ", portPaused))
+                .append('\n');
         out.append("ingress queues paused now (XOFF advertised): ").append(paused.isEmpty() ? "none" : String.join(" ", paused));
         return out.toString();
     }

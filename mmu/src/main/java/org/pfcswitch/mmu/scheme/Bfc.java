@@ -77,6 +77,17 @@ public final class Bfc implements AdmissionScheme {
     }
 
     /** The flow-table, queue-assignment and pause-counter state the dataplane drives per packet. */
+    @Override
+    public String stateName() {
+        return "active_queues";
+    }
+
+    /** The active queues (N_active) of the port's egress, which divide its pause threshold. */
+    @Override
+    public long state(int port, int priority, long now) {
+        return backpressure.activeQueues(port);
+    }
+
     public BfcBackpressure backpressure() {
         return backpressure;
     }

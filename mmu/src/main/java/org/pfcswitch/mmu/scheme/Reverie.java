@@ -203,6 +203,17 @@ public final class Reverie implements AdmissionScheme {
      * ({@link #filteredIngress}) exceeds it, so the instantaneous length may cross it without a pause.
      */
     @Override
+    public String stateName() {
+        return "filtered_bytes";
+    }
+
+    /** The low-pass-filtered length of the ingress queue, the quantity Reverie admits and pauses on. */
+    @Override
+    public long state(int port, int priority, long now) {
+        return cfg.isLossless(priority) ? (long) losslessFilter.value(BufferLedger.key(port, priority)) : 0;
+    }
+
+    @Override
     public long xoffThresholdBytes(int port, int priority, long now) {
         return cfg.isLossless(priority) ? (long) threshold(LOSSLESS, priority, ledger.sharedUsed(), alphaLossless)
                 : emptyBufferThreshold(port, priority);

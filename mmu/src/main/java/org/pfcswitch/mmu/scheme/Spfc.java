@@ -181,6 +181,17 @@ public final class Spfc extends IngressThresholdScheme {
         return !reset && (held || (immediate && passes(count, port)));
     }
 
+    @Override
+    public String stateName() {
+        return "victim";
+    }
+
+    /** 1 while ingress (port, priority) is a VICTIM (its limit is the victim limit), else 0; read-only. */
+    @Override
+    public long state(int port, int priority, long now) {
+        return cfg.isLossless(priority) && victimAt(port, priority, now) ? 1 : 0;
+    }
+
     /** The IRC counting number C·TC/K_spfc of a port (bytes or packets). */
     public long ircThreshold(int port) {
         return ircThreshold[port];
