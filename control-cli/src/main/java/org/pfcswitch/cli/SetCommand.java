@@ -113,7 +113,7 @@ final class SetCommand implements Runnable {
 
     @Command(name = "param", mixinStandardHelpOptions = true,
             description = {"Changes parameters of the running switch, all at once:",
-                "  a parameter of the active scheme by name (alpha=1/8, K=2, TC=50us; 'show scheme'",
+                "  a parameter of the active scheme by name (alpha=1/8, kSpfc=2, tcNs=50000; 'show scheme'",
                 "  lists them) or SCHEME.NAME=VALUE; headroom=BYTES (fixed per-queue headroom) or",
                 "  headroom=ieee|hpcc|sonic; ecn.kmin=BYTES, ecn.kmax=BYTES, ecn.pmax=P."},
             footer = {"", "Examples:", "  ./pfcswitch set param alpha=1/8", "  ./pfcswitch set param ecn.kmin=100KiB ecn.kmax=400KiB ecn.pmax=0.2"})

@@ -70,6 +70,11 @@ class ControlApiTest {
         sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file",
                 tokenFile.toString());
         sw.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(60));
+        // Every test may assume congestion: wait (bounded) until the flooded port has been paused once.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (show("pfc").get("ports").get(1).get("pause_sent").get(3).asLong() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
     }
 
     @AfterAll
@@ -112,7 +117,14 @@ class ControlApiTest {
 
     @Test
     void metricsPassPromtoolAndCarryTheSwitchsCounters() throws Exception {
+        // Right after start the buffer may not have filled yet: wait (bounded) for the first XOFF.
+        String pfcSeries = "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}";
+        long deadline = System.nanoTime() + 10_000_000_000L;
         HttpResponse<String> r = get("/metrics");
+        while (value(r.body(), pfcSeries) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            r = get("/metrics");
+        }
         assertEquals(200, r.statusCode());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
         Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();

@@ -12,8 +12,8 @@ import org.pfcswitch.testbed.config.Units;
  * Turns what {@code pfcswitch set} asks for into the MMU configuration the switch should run next,
  * validated in full (the scheme builds with it) before the worker sees it. Keys:
  * <ul>
- * <li>a parameter of the active scheme by its name ({@code alpha=1/8}, {@code K=2}, {@code TC=50us},
- *     as {@code pfcswitch mmu explain} lists them), or qualified ({@code spfc.K=2});</li>
+ * <li>a parameter of the active scheme by its name ({@code alpha=1/8}, SPFC's {@code kSpfc=2} and {@code tcNs=50000},
+ *     as {@code pfcswitch mmu explain} lists them), or qualified ({@code spfc.kSpfc=2});</li>
  * <li>{@code headroom=BYTES} (fixed per-queue headroom, e.g. {@code 200KiB}) or
  *     {@code headroom=ieee|hpcc|sonic} (a formula);</li>
  * <li>{@code ecn.kmin=BYTES}, {@code ecn.kmax=BYTES}, {@code ecn.pmax=P} (0 &lt; P &lt;= 1).</li>
