@@ -64,12 +64,7 @@ final class SetCommand implements Runnable {
         Path tokenFile;
 
         int post(CommandSpec spec, String path, String body) throws InterruptedException {
-            ControlClient client;
-            try {
-                client = new ControlClient(api);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
+            ControlClient client = ControlClient.forCommand(spec, api);
             Path file = tokenFile != null ? tokenFile : client.defaultTokenFile();
             String token;
             try {

@@ -80,12 +80,7 @@ final class ShowCommand implements Callable<Integer> {
         if (watch < 0 || count < 0) {
             throw new ParameterException(spec.commandLine(), "--watch and --count must be >= 0");
         }
-        ControlClient client;
-        try {
-            client = new ControlClient(api);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        ControlClient client = ControlClient.forCommand(spec, api);
         PrintWriter out = spec.commandLine().getOut();
         String path = "/api/v1/show/" + view + "?format=" + (json ? "json" : "text");
         for (int printed = 0; ; ) {

@@ -58,12 +58,7 @@ final class TraceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--duration/--every: " + e.getMessage());
         }
-        ControlClient client;
-        try {
-            client = new ControlClient(api);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        ControlClient client = ControlClient.forCommand(spec, api);
         spec.commandLine().getErr().println("pfcswitch trace: recording " + duration + " every " + every + " into " + out);
         try {
             client.download("/api/v1/trace?duration=" + duration + "&every=" + every, out,

@@ -38,6 +38,21 @@ class ControlApiTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * A switch under load without hosts: net_null floods port sink with untagged non-IP frames,
+     * which the PCP classifier puts in lossless priority 3, bound for port loop (a ring looped back
+     * onto itself) shaped to 1 Gb/s: its buffer fills at once, it sends PFC to sink (which does not
+     * listen), drops lossless frames and keeps forwarding. Without its eal: line.
+     */
+    static final String FLOOD_SWITCH = """
+            ports:
+              - {name: loop, device: net_ring0, speed: 1G}
+              - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
+            classification: {trust: pcp, defaultPriority: 3}
+            forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
+            mmu: {totalBytes: 1MiB, scheme: dt}
+            """;
+
     @TempDir
     static Path dir;
     SwitchProcess sw;
@@ -55,15 +70,7 @@ class ControlApiTest {
     @BeforeAll
     void startSwitch() throws Exception {
         Path cfg = dir.resolve("switch.yaml");
-        Files.writeString(cfg, """
-                eal: {hugepages: off}
-                classification: {trust: pcp, defaultPriority: 3}      # net_null's frames are untagged non-IP: lossless
-                forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
-                ports:
-                  - {name: loop, device: net_ring0, speed: 1G}
-                  - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
-                mmu: {totalBytes: 1MiB, scheme: dt}
-                """);
+        Files.writeString(cfg, "eal: {hugepages: off}\n" + FLOOD_SWITCH);
         port = freePort();
         api = "http://127.0.0.1:" + port;
         tokenFile = dir.resolve("tokens").resolve("control.token");

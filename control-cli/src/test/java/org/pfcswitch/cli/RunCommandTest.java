@@ -78,15 +78,7 @@ class RunCommandTest {
      */
     @Test
     void restartsAfterSigkill() throws Exception {
-        Path cfg = config("killed", """
-                eal: {memoryMb: 256}
-                ports:
-                  - {name: loop, device: net_ring0, speed: 1G}
-                  - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
-                classification: {trust: pcp, defaultPriority: 3}
-                forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
-                mmu: {totalBytes: 1MiB}
-                """);
+        Path cfg = config("killed", "eal: {memoryMb: 256}\n" + ControlApiTest.FLOOD_SWITCH);
         int port = ControlApiTest.freePort();
         Path token = dir.resolve("killed.token");
         String[] args = {"run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file", token.toString(),
@@ -117,15 +109,7 @@ class RunCommandTest {
      */
     @Test
     void theLiveWorkerAllocatesNothingAfterWarmUp() throws Exception {
-        Path cfg = config("alloc", """
-                eal: {memoryMb: 256, hugepages: off}
-                ports:
-                  - {name: loop, device: net_ring0, speed: 1G}
-                  - {name: sink, device: "net_null0,copy=1", speed: 1G}      # copy=1: rx frames are zeros, not recycled mbufs
-                classification: {trust: pcp, defaultPriority: 3}
-                forwarding: {learning: false, staticMacs: [{mac: "00:00:00:00:00:00", port: loop}]}
-                mmu: {totalBytes: 1MiB}
-                """);
+        Path cfg = config("alloc", "eal: {memoryMb: 256, hugepages: off}\n" + ControlApiTest.FLOOD_SWITCH);
         int port = ControlApiTest.freePort();
         try (SwitchProcess p = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port),
                 "--token-file", dir.resolve("alloc.token").toString())) {

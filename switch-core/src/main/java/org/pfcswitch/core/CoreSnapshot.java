@@ -32,16 +32,10 @@ public final class CoreSnapshot {
     public long bufferBytes;
     public int losslessMask;
 
+    /** The core's counters, copied (frames, bytes, drops, PFC frames in and out, parse errors...). */
+    public final SwitchCounters counters;
+
     // by (port, priority)
-    public final long[] rxFrames;
-    public final long[] rxBytes;
-    public final long[] txFrames;
-    public final long[] txBytes;
-    public final long[] ecnMarked;
-    public final long[] pfcXoffTx;
-    public final long[] pfcXonTx;
-    public final long[] pfcXoffRx;
-    public final long[] pfcXonRx;
     /** Bytes held for each ingress queue (every segment) and each egress queue. */
     public final long[] ingressBytes;
     public final long[] egressBytes;
@@ -53,19 +47,11 @@ public final class CoreSnapshot {
     /** Whether the downstream neighbour currently pauses this egress queue, and for how long in total. */
     public final boolean[] egressPaused;
     public final long[] egressPausedNanos;
-    public final long[] drops;
     /** The scheme's own state of each ingress queue ({@link #schemeStateName}, e.g. SPFC's victim flag), 0 if none. */
     public final long[] schemeState;
     public String schemeStateName;
 
     // by port
-    public final long[] pauseFramesRx;
-    public final long[] pfcFramesTx;
-    public final long[] pfcFramesRx;
-    public final long[] malformed;
-    public final long[] flooded;
-    public final long[] filtered;
-    public final long[] parseErrors;
     /** Port-level XOFF (DSH pauses a whole port): advertised for every lossless priority of the port. */
     public final boolean[] portXoff;
 
@@ -80,16 +66,8 @@ public final class CoreSnapshot {
 
     public CoreSnapshot(int ports) {
         this.ports = ports;
+        this.counters = new SwitchCounters(ports);
         int keys = ports * PRIORITIES;
-        rxFrames = new long[keys];
-        rxBytes = new long[keys];
-        txFrames = new long[keys];
-        txBytes = new long[keys];
-        ecnMarked = new long[keys];
-        pfcXoffTx = new long[keys];
-        pfcXonTx = new long[keys];
-        pfcXoffRx = new long[keys];
-        pfcXonRx = new long[keys];
         ingressBytes = new long[keys];
         egressBytes = new long[keys];
         ingressHeadroomBytes = new long[keys];
@@ -97,16 +75,8 @@ public final class CoreSnapshot {
         xoffAdvertised = new boolean[keys];
         egressPaused = new boolean[keys];
         egressPausedNanos = new long[keys];
-        drops = new long[keys * Verdict.DROP_REASONS];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
-        pauseFramesRx = new long[ports];
-        pfcFramesTx = new long[ports];
-        pfcFramesRx = new long[ports];
-        malformed = new long[ports];
-        flooded = new long[ports];
-        filtered = new long[ports];
-        parseErrors = new long[ports * PARSE_ERRORS];
     }
 
     /** Copies the state of {@code core} at {@code now}. Call on the thread that owns the core. */
@@ -122,24 +92,8 @@ public final class CoreSnapshot {
         nanos = now;
         scheme = mmu.schemeName();
         bufferBytes = config.totalBytes();
+        counters.copyFrom(c);
         losslessMask = config.losslessPriorityMask();
-        System.arraycopy(c.rxFrames, 0, rxFrames, 0, rxFrames.length);
-        System.arraycopy(c.rxBytes, 0, rxBytes, 0, rxBytes.length);
-        System.arraycopy(c.txFrames, 0, txFrames, 0, txFrames.length);
-        System.arraycopy(c.txBytes, 0, txBytes, 0, txBytes.length);
-        System.arraycopy(c.ecnMarked, 0, ecnMarked, 0, ecnMarked.length);
-        System.arraycopy(c.pfcXoffTx, 0, pfcXoffTx, 0, pfcXoffTx.length);
-        System.arraycopy(c.pfcXonTx, 0, pfcXonTx, 0, pfcXonTx.length);
-        System.arraycopy(c.pfcXoffRx, 0, pfcXoffRx, 0, pfcXoffRx.length);
-        System.arraycopy(c.pfcXonRx, 0, pfcXonRx, 0, pfcXonRx.length);
-        System.arraycopy(c.drops, 0, drops, 0, drops.length);
-        System.arraycopy(c.pauseFramesRx, 0, pauseFramesRx, 0, ports);
-        System.arraycopy(c.pfcFramesTx, 0, pfcFramesTx, 0, ports);
-        System.arraycopy(c.pfcFramesRx, 0, pfcFramesRx, 0, ports);
-        System.arraycopy(c.malformed, 0, malformed, 0, ports);
-        System.arraycopy(c.flooded, 0, flooded, 0, ports);
-        System.arraycopy(c.filtered, 0, filtered, 0, ports);
-        System.arraycopy(c.parseErrors, 0, parseErrors, 0, parseErrors.length);
         boolean perPriorityQueues = core.queuesPerPort() == PRIORITIES;
         schemeStateName = mmu.scheme().stateName();
         for (int p = 0; p < ports; p++) {
@@ -171,10 +125,10 @@ public final class CoreSnapshot {
 
     /** Drops of frames from {@code (port, priority)} for {@code verdict} (a {@code Verdict.DROP_*}). */
     public long drops(int port, int priority, int verdict) {
-        return drops[(port * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)];
+        return counters.drops(port, priority, verdict);
     }
 
     public long parseErrors(int port, ParseError error) {
-        return parseErrors[port * PARSE_ERRORS + error.ordinal()];
+        return counters.parseErrors(port, error);
     }
 }

@@ -74,7 +74,7 @@ public final class SwitchCounters {
     /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
     long maxBufferBytes;
 
-    SwitchCounters(int ports) {
+    public SwitchCounters(int ports) {
         this.ports = ports;
         int keys = ports * PRIORITIES;
         rxFrames = new long[keys];
@@ -109,6 +109,46 @@ public final class SwitchCounters {
     }
 
     private static final int PARSE_ERRORS = ParseError.values().length;
+
+    /**
+     * Makes this a copy of {@code from} (a switch of the same port count): a snapshot for readers on
+     * other threads, taken by the thread that owns {@code from}. Allocates nothing.
+     */
+    public void copyFrom(SwitchCounters from) {
+        if (from.ports != ports) {
+            throw new IllegalArgumentException("counters of " + from.ports + " ports copied into " + ports);
+        }
+        System.arraycopy(from.rxFrames, 0, rxFrames, 0, rxFrames.length);
+        System.arraycopy(from.rxBytes, 0, rxBytes, 0, rxBytes.length);
+        System.arraycopy(from.txFrames, 0, txFrames, 0, txFrames.length);
+        System.arraycopy(from.txBytes, 0, txBytes, 0, txBytes.length);
+        System.arraycopy(from.drops, 0, drops, 0, drops.length);
+        System.arraycopy(from.pfcFramesRx, 0, pfcFramesRx, 0, pfcFramesRx.length);
+        System.arraycopy(from.pfcFramesTx, 0, pfcFramesTx, 0, pfcFramesTx.length);
+        System.arraycopy(from.pfcXoffRx, 0, pfcXoffRx, 0, pfcXoffRx.length);
+        System.arraycopy(from.pfcXonRx, 0, pfcXonRx, 0, pfcXonRx.length);
+        System.arraycopy(from.pfcXoffTx, 0, pfcXoffTx, 0, pfcXoffTx.length);
+        System.arraycopy(from.pfcXonTx, 0, pfcXonTx, 0, pfcXonTx.length);
+        System.arraycopy(from.pauseFramesRx, 0, pauseFramesRx, 0, pauseFramesRx.length);
+        System.arraycopy(from.controlNoBuffer, 0, controlNoBuffer, 0, controlNoBuffer.length);
+        System.arraycopy(from.bfcPauseTx, 0, bfcPauseTx, 0, bfcPauseTx.length);
+        System.arraycopy(from.bfcResumeTx, 0, bfcResumeTx, 0, bfcResumeTx.length);
+        System.arraycopy(from.bfcBitmapTx, 0, bfcBitmapTx, 0, bfcBitmapTx.length);
+        System.arraycopy(from.bfcControlRx, 0, bfcControlRx, 0, bfcControlRx.length);
+        System.arraycopy(from.bfcControlIgnored, 0, bfcControlIgnored, 0, bfcControlIgnored.length);
+        System.arraycopy(from.bfcBadUpstreamQueue, 0, bfcBadUpstreamQueue, 0, bfcBadUpstreamQueue.length);
+        System.arraycopy(from.foreignControl, 0, foreignControl, 0, foreignControl.length);
+        System.arraycopy(from.ecnMarked, 0, ecnMarked, 0, ecnMarked.length);
+        System.arraycopy(from.maxQueueBytes, 0, maxQueueBytes, 0, maxQueueBytes.length);
+        System.arraycopy(from.queueDelaySumNanos, 0, queueDelaySumNanos, 0, queueDelaySumNanos.length);
+        System.arraycopy(from.queueDelayMaxNanos, 0, queueDelayMaxNanos, 0, queueDelayMaxNanos.length);
+        System.arraycopy(from.filtered, 0, filtered, 0, filtered.length);
+        System.arraycopy(from.flooded, 0, flooded, 0, flooded.length);
+        System.arraycopy(from.malformed, 0, malformed, 0, malformed.length);
+        System.arraycopy(from.parseErrors, 0, parseErrors, 0, parseErrors.length);
+        System.arraycopy(from.floodNoBuffer, 0, floodNoBuffer, 0, floodNoBuffer.length);
+        maxBufferBytes = from.maxBufferBytes;
+    }
 
     /** Frames received on {@code port} whose parse ended with {@code error}. */
     public long parseErrors(int port, ParseError error) {

@@ -43,6 +43,15 @@ public final class ControlClient {
         }
     }
 
+    /** The client for a command's {@code --api URL}; a bad URL is that command's usage error. */
+    public static ControlClient forCommand(picocli.CommandLine.Model.CommandSpec spec, String url) {
+        try {
+            return new ControlClient(url);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
     /** The token file the switch at this URL writes by default. */
     public Path defaultTokenFile() {
         return ControlToken.defaultFile(base.getPort() < 0 ? 80 : base.getPort());

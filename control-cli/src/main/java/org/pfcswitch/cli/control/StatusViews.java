@@ -105,12 +105,12 @@ public final class StatusViews {
     private void portsJson(JsonOutput j) {
         j.beginArray("ports");
         for (int p = 0; p < s.ports; p++) {
-            j.beginObject().field("port", names.get(p)).field("rx_frames", sum(s.rxFrames, p)).field("rx_bytes", sum(s.rxBytes, p))
-                    .field("tx_frames", sum(s.txFrames, p)).field("tx_bytes", sum(s.txBytes, p))
+            j.beginObject().field("port", names.get(p)).field("rx_frames", sum(s.counters.rxFrames, p)).field("rx_bytes", sum(s.counters.rxBytes, p))
+                    .field("tx_frames", sum(s.counters.txFrames, p)).field("tx_bytes", sum(s.counters.txBytes, p))
                     .field("drops", portDrops(p)).field("tx_refused", driver.txRefused(p))
-                    .field("pfc_frames_sent", s.pfcFramesTx[p]).field("pfc_frames_received", s.pfcFramesRx[p])
-                    .field("pause_frames_received", s.pauseFramesRx[p]).field("malformed", malformed(p))
-                    .field("flooded", s.flooded[p]).field("filtered", s.filtered[p]);
+                    .field("pfc_frames_sent", s.counters.pfcFramesTx[p]).field("pfc_frames_received", s.counters.pfcFramesRx[p])
+                    .field("pause_frames_received", s.counters.pauseFramesRx[p]).field("malformed", malformed(p))
+                    .field("flooded", s.counters.flooded[p]).field("filtered", s.counters.filtered[p]);
             j.beginObject("parse_errors");
             for (ParseError e : ParseError.values()) {
                 if (e != ParseError.NONE && s.parseErrors(p, e) > 0) {
@@ -136,8 +136,8 @@ public final class StatusViews {
                 if (!losslessOnly) {
                     j.field("egress_bytes", s.egressBytes[k]).field("egress_paused", s.egressPaused[k])
                             .field("paused_seconds", s.egressPausedNanos[k] / 1e9, 6)
-                            .field("rx_frames", s.rxFrames[k]).field("tx_frames", s.txFrames[k])
-                            .field("ecn_marked", s.ecnMarked[k]);
+                            .field("rx_frames", s.counters.rxFrames[k]).field("tx_frames", s.counters.txFrames[k])
+                            .field("ecn_marked", s.counters.ecnMarked[k]);
                     j.beginObject("drops");
                     for (int verdict : DROP_VERDICTS) {
                         j.field(Verdict.name(verdict), s.drops(p, q, verdict));
@@ -161,15 +161,15 @@ public final class StatusViews {
         j.beginArray("ports");
         for (int p = 0; p < s.ports; p++) {
             j.beginObject().field("port", names.get(p));
-            array(j, "pause_sent", s.pfcXoffTx, p);
-            array(j, "resume_sent", s.pfcXonTx, p);
-            array(j, "pause_received", s.pfcXoffRx, p);
-            array(j, "resume_received", s.pfcXonRx, p);
+            array(j, "pause_sent", s.counters.pfcXoffTx, p);
+            array(j, "resume_sent", s.counters.pfcXonTx, p);
+            array(j, "pause_received", s.counters.pfcXoffRx, p);
+            array(j, "resume_received", s.counters.pfcXonRx, p);
             j.name("paused_seconds").beginArray();
             for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
                 j.value(s.egressPausedNanos[p * CoreSnapshot.PRIORITIES + q] / 1e9, 6);
             }
-            j.endArray().field("pause_frames_received", s.pauseFramesRx[p]).endObject();
+            j.endArray().field("pause_frames_received", s.counters.pauseFramesRx[p]).endObject();
         }
         j.endArray();
     }
@@ -239,8 +239,8 @@ public final class StatusViews {
         Table t = new Table("PORT", "RX_FRAMES", "RX_BYTES", "TX_FRAMES", "TX_BYTES", "DROPS", "TX_REFUSED", "PFC_TX", "PFC_RX",
                 "PAUSE_RX", "MALFORMED");
         for (int p = 0; p < s.ports; p++) {
-            t.row(names.get(p), sum(s.rxFrames, p), sum(s.rxBytes, p), sum(s.txFrames, p), sum(s.txBytes, p), portDrops(p),
-                    driver.txRefused(p), s.pfcFramesTx[p], s.pfcFramesRx[p], s.pauseFramesRx[p], malformed(p));
+            t.row(names.get(p), sum(s.counters.rxFrames, p), sum(s.counters.rxBytes, p), sum(s.counters.txFrames, p), sum(s.counters.txBytes, p), portDrops(p),
+                    driver.txRefused(p), s.counters.pfcFramesTx[p], s.counters.pfcFramesRx[p], s.counters.pauseFramesRx[p], malformed(p));
         }
         return t.toString();
     }
@@ -262,7 +262,7 @@ public final class StatusViews {
                 } else {
                     t.row(names.get(p), q, s.isLossless(q) ? "lossless" : "lossy", s.ingressBytes[k], s.ingressHeadroomBytes[k],
                             s.egressBytes[k], s.xoffThresholdBytes[k], s.isLossless(q) ? state : "-",
-                            s.egressPaused[k] ? "paused" : "-", s.rxFrames[k], s.txFrames[k], drops(p, q), s.ecnMarked[k]);
+                            s.egressPaused[k] ? "paused" : "-", s.counters.rxFrames[k], s.counters.txFrames[k], drops(p, q), s.counters.ecnMarked[k]);
                 }
             }
         }
@@ -284,7 +284,7 @@ public final class StatusViews {
     private String pfcText() {
         StringBuilder out = new StringBuilder();
         String[] titles = {"Port Rx (PFC pause frames received per priority)", "Port Tx (PFC pause frames sent per priority)"};
-        long[][] counters = {s.pfcXoffRx, s.pfcXoffTx};
+        long[][] counters = {s.counters.pfcXoffRx, s.counters.pfcXoffTx};
         for (int d = 0; d < 2; d++) {
             Table t = new Table("PORT", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4", "PFC5", "PFC6", "PFC7");
             for (int p = 0; p < s.ports; p++) {
@@ -305,7 +305,7 @@ public final class StatusViews {
             for (int q = 0; q < 8; q++) {
                 row[q + 1] = String.format(Locale.ROOT, "%.6f", s.egressPausedNanos[p * 8 + q] / 1e9);
             }
-            row[9] = s.pauseFramesRx[p];
+            row[9] = s.counters.pauseFramesRx[p];
             paused.row(row);
         }
         return out.append("Egress time paused by the neighbour (seconds)\n").append(paused).toString();

@@ -53,23 +53,23 @@ public final class SwitchMetrics {
                 int k = p * priorities + q;
                 Tags prio = Tags.of("port", port, "priority", Integer.toString(q));
                 Tags queue = Tags.of("port", port, "queue", Integer.toString(q));
-                counter("pfcswitch.rx.frames", "Data frames received", prio, s -> s.rxFrames[k]);
-                counter("pfcswitch.rx.bytes", "Bytes of data frames received", prio, s -> s.rxBytes[k]);
-                counter("pfcswitch.tx.frames", "Data frames transmitted (egress port, priority)", prio, s -> s.txFrames[k]);
-                counter("pfcswitch.tx.bytes", "Bytes of data frames transmitted", prio, s -> s.txBytes[k]);
+                counter("pfcswitch.rx.frames", "Data frames received", prio, s -> s.counters.rxFrames[k]);
+                counter("pfcswitch.rx.bytes", "Bytes of data frames received", prio, s -> s.counters.rxBytes[k]);
+                counter("pfcswitch.tx.frames", "Data frames transmitted (egress port, priority)", prio, s -> s.counters.txFrames[k]);
+                counter("pfcswitch.tx.bytes", "Bytes of data frames transmitted", prio, s -> s.counters.txBytes[k]);
                 counter("pfcswitch.pfc.pause.sent", "PFC frames sent with this priority paused (XOFF, refreshes included)",
-                        prio, s -> s.pfcXoffTx[k]);
+                        prio, s -> s.counters.pfcXoffTx[k]);
                 counter("pfcswitch.pfc.resume.sent", "PFC frames sent resuming this priority (XON, quanta 0)",
-                        prio, s -> s.pfcXonTx[k]);
-                counter("pfcswitch.pfc.pause.received", "PFC frames received pausing this priority", prio, s -> s.pfcXoffRx[k]);
-                counter("pfcswitch.pfc.resume.received", "PFC frames received resuming this priority", prio, s -> s.pfcXonRx[k]);
+                        prio, s -> s.counters.pfcXonTx[k]);
+                counter("pfcswitch.pfc.pause.received", "PFC frames received pausing this priority", prio, s -> s.counters.pfcXoffRx[k]);
+                counter("pfcswitch.pfc.resume.received", "PFC frames received resuming this priority", prio, s -> s.counters.pfcXonRx[k]);
                 counter("pfcswitch.paused.seconds", "Time this egress queue was paused by the neighbour", queue,
                         s -> s.egressPausedNanos[k] / 1e9);
-                counter("pfcswitch.ecn.marked", "Frames marked CE at dequeue", queue, s -> s.ecnMarked[k]);
+                counter("pfcswitch.ecn.marked", "Frames marked CE at dequeue", queue, s -> s.counters.ecnMarked[k]);
                 for (int verdict : DROP_VERDICTS) {
                     int index = k * Verdict.DROP_REASONS + Verdict.dropIndex(verdict);
                     counter("pfcswitch.drops", "Frames dropped at admission, by reason", prio.and("reason", Verdict.name(verdict)),
-                            s -> s.drops[index]);
+                            s -> s.counters.drops[index]);
                 }
                 gauge("pfcswitch.ingress.queue.bytes", "Bytes held for this ingress queue (every segment)", prio,
                         s -> s.ingressBytes[k]);
@@ -79,17 +79,17 @@ public final class SwitchMetrics {
             }
             Tags portTag = Tags.of("port", port);
             counter("pfcswitch.pause.frames.received", "802.3x PAUSE frames received (they pause every priority)", portTag,
-                    s -> s.pauseFramesRx[pp]);
+                    s -> s.counters.pauseFramesRx[pp]);
             counter("pfcswitch.tx.refused.frames", "Frames the port's TX queue refused after retries (lost)", portTag,
                     s -> driver.txRefused(pp));
-            counter("pfcswitch.flooded.frames", "Frames flooded (unknown or multicast destination)", portTag, s -> s.flooded[pp]);
+            counter("pfcswitch.flooded.frames", "Frames flooded (unknown or multicast destination)", portTag, s -> s.counters.flooded[pp]);
             for (ParseError e : ParseError.values()) {
                 if (e == ParseError.NONE) {
                     continue;
                 }
                 int index = p * CoreSnapshot.PARSE_ERRORS + e.ordinal();
                 counter("pfcswitch.malformed.frames", "Frames whose parse found something wrong, by reason",
-                        portTag.and("reason", e.name().toLowerCase(java.util.Locale.ROOT)), s -> s.parseErrors[index]);
+                        portTag.and("reason", e.name().toLowerCase(java.util.Locale.ROOT)), s -> s.counters.parseErrors[index]);
             }
         }
         String[] views = {"private", "shared_lossless", "shared_lossy", "headroom", "total"};
