@@ -112,9 +112,13 @@ final class SwitchStatus {
                 }
                 line.append(", drops ").append(Verdict.name(verdict)).append(' ').append(n);
             }
+            line.append(", lossless drops ").append(sumPort(c.losslessDrops, p))
+                    .append(core.senderIgnoresPfc(p) ? " (sender ignores PFC)" : " (sender obeys PFC)");
             lines.add(line.toString());
         }
         lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
+                + " (since start: from senders that obey PFC " + core.losslessViolations(false) + ", that ignore it "
+                + core.losslessViolations(true) + ")"
                 + ", forwarding table " + core.forwardingTable().size() + " stations, mbuf pool empty " + sw.allocationFailures() + " times"
                 + ", " + sw.passes() + " poll-loop passes");
         lines.add(stalls());

@@ -54,6 +54,8 @@ public final class CoreSnapshot {
     public final boolean[] egressPaused;
     public final long[] egressPausedNanos;
     public final long[] drops;
+    /** Lossless frames dropped at admission, by ingress (port, priority) (since the core started). */
+    public final long[] losslessDrops;
     /** The scheme's own state of each ingress queue ({@link #schemeStateName}, e.g. SPFC's victim flag), 0 if none. */
     public final long[] schemeState;
     public String schemeStateName;
@@ -68,6 +70,8 @@ public final class CoreSnapshot {
     public final long[] parseErrors;
     /** Port-level XOFF (DSH pauses a whole port): advertised for every lossless priority of the port. */
     public final boolean[] portXoff;
+    /** Whether the sender behind the port ignores PFC (a clone port with pfc: ignore); fixed by the config. */
+    public final boolean[] senderIgnoresPfc;
 
     // the whole buffer
     public long privateUsed;
@@ -77,6 +81,9 @@ public final class CoreSnapshot {
     public long totalUsed;
     public long maxBufferBytes;
     public long losslessViolations;
+    /** Lossless drops since the core started, of frames from senders that obey PFC and from senders that do not. */
+    public long losslessViolationsObeying;
+    public long losslessViolationsIgnoring;
 
     public CoreSnapshot(int ports) {
         this.ports = ports;
@@ -98,6 +105,8 @@ public final class CoreSnapshot {
         egressPaused = new boolean[keys];
         egressPausedNanos = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
+        losslessDrops = new long[keys];
+        senderIgnoresPfc = new boolean[ports];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
         pauseFramesRx = new long[ports];
@@ -133,6 +142,7 @@ public final class CoreSnapshot {
         System.arraycopy(c.pfcXoffRx, 0, pfcXoffRx, 0, pfcXoffRx.length);
         System.arraycopy(c.pfcXonRx, 0, pfcXonRx, 0, pfcXonRx.length);
         System.arraycopy(c.drops, 0, drops, 0, drops.length);
+        System.arraycopy(c.losslessDrops, 0, losslessDrops, 0, losslessDrops.length);
         System.arraycopy(c.pauseFramesRx, 0, pauseFramesRx, 0, ports);
         System.arraycopy(c.pfcFramesTx, 0, pfcFramesTx, 0, ports);
         System.arraycopy(c.pfcFramesRx, 0, pfcFramesRx, 0, ports);
@@ -144,6 +154,7 @@ public final class CoreSnapshot {
         schemeStateName = mmu.scheme().stateName();
         for (int p = 0; p < ports; p++) {
             portXoff[p] = flow.isPortXoff(p);
+            senderIgnoresPfc[p] = core.senderIgnoresPfc(p);
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = BufferLedger.key(p, q);
                 ingressBytes[k] = ledger.ingressBytes(k);
@@ -163,6 +174,8 @@ public final class CoreSnapshot {
         totalUsed = ledger.totalUsed();
         maxBufferBytes = c.maxBufferBytes();
         losslessViolations = mmu.losslessViolations();
+        losslessViolationsObeying = core.losslessViolations(false);
+        losslessViolationsIgnoring = core.losslessViolations(true);
     }
 
     public boolean isLossless(int priority) {
@@ -172,6 +185,15 @@ public final class CoreSnapshot {
     /** Drops of frames from {@code (port, priority)} for {@code verdict} (a {@code Verdict.DROP_*}). */
     public long drops(int port, int priority, int verdict) {
         return drops[(port * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)];
+    }
+
+    /** Lossless frames from {@code port} dropped at admission, every priority. */
+    public long losslessDrops(int port) {
+        long n = 0;
+        for (int q = 0; q < PRIORITIES; q++) {
+            n += losslessDrops[port * PRIORITIES + q];
+        }
+        return n;
     }
 
     public long parseErrors(int port, ParseError error) {

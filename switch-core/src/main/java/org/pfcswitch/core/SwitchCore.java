@@ -76,6 +76,10 @@ public final class SwitchCore {
     /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
     private final boolean shaped;
     private final ParsedFrame parsed = new ParsedFrame();
+    /** The MMU's lossless priorities (follows {@link #changeMmu}). */
+    private int losslessMask;
+    /** By ingress port: the sender there does not obey PFC ({@link CoreConfig#senderIgnoresPfc}). */
+    private final boolean[] senderIgnoresPfc;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -126,6 +130,8 @@ public final class SwitchCore {
         this.lastLineNanos = new long[ports];
         Arrays.fill(lastLength, -1);
         this.shaped = config.shaped();
+        this.losslessMask = config.mmu().losslessPriorityMask();
+        this.senderIgnoresPfc = config.senderIgnoresPfc();
     }
 
     // ------------------------------------------------------------------ driver entry points
@@ -241,6 +247,9 @@ public final class SwitchCore {
         int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
+            if ((losslessMask >>> priority & 1) != 0) {
+                counters.losslessDrops[inPort * PRIORITIES + priority]++;
+            }
             allocator.free(handle);
             return;
         }
@@ -458,6 +467,7 @@ public final class SwitchCore {
         Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random);   // throws on bad parameters: nothing changed yet
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
+        losslessMask = next.losslessPriorityMask();
         for (int port = 0; port < ports; port++) {
             for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
                 int n = queues.frames(port, queue);
@@ -538,6 +548,29 @@ public final class SwitchCore {
     /** Control frames {@code port} sent that paused its upstream neighbour (PFC XOFF or BFC PAUSE frames). */
     public long pauseFramesSent(int port) {
         return link.pauseFramesSent(port);
+    }
+
+    /** Whether the sender behind {@code port} ignores the PFC frames the switch sends it ({@link CoreConfig#senderIgnoresPfc}). */
+    public boolean senderIgnoresPfc(int port) {
+        return senderIgnoresPfc[port];
+    }
+
+    /**
+     * Lossless frames dropped at admission since the core started (across MMU changes, unlike
+     * {@link Mmu#losslessViolations}), from senders that ignore PFC ({@code ignoring}) or from
+     * senders that obey it. A violation of an obeying sender's frame is the switch's fault (headroom
+     * too small, a scheme that pauses too late); one of an ignoring sender's is not.
+     */
+    public long losslessViolations(boolean ignoring) {
+        long n = 0;
+        for (int port = 0; port < ports; port++) {
+            if (senderIgnoresPfc[port] == ignoring) {
+                for (int q = 0; q < PRIORITIES; q++) {
+                    n += counters.losslessDrops[port * PRIORITIES + q];
+                }
+            }
+        }
+        return n;
     }
 
     /** When the frame now on {@code port}'s line has left it (in the past when the line is idle). */

@@ -24,6 +24,12 @@ public final class SwitchCounters {
     public final long[] txBytes;
     /** Frames dropped at admission, by {@code ((ingress port * 8 + priority) * 4 + Verdict.dropIndex)}. */
     public final long[] drops;
+    /**
+     * Lossless frames dropped at admission (a lossless violation), by (ingress port, priority): the
+     * ingress port says whose frame it was, so a violation can be put on a sender that obeys PFC or
+     * one that does not ({@link SwitchCore#losslessViolations(boolean)}).
+     */
+    public final long[] losslessDrops;
     /** PFC frames received and sent, by port (one frame may carry several priorities). */
     public final long[] pfcFramesRx;
     public final long[] pfcFramesTx;
@@ -82,6 +88,7 @@ public final class SwitchCounters {
         txFrames = new long[keys];
         txBytes = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
+        losslessDrops = new long[keys];
         pfcFramesRx = new long[ports];
         pfcFramesTx = new long[ports];
         pfcXoffRx = new long[keys];

@@ -176,6 +176,8 @@ public final class ScenarioRunner {
         }
         long[] fabricPauses = new long[tb.switches() > 1 ? tb.switches() : 0];
         long violations = 0;
+        long violationsIgnoring = 0;
+        long violationsObeying = 0;
         long drops = 0;
         long maxBuffer = 0;
         for (int sw = 0; sw < tb.switches(); sw++) {
@@ -186,6 +188,8 @@ public final class ScenarioRunner {
                 }
             }
             violations += tb.core(sw).mmu().losslessViolations();
+            violationsIgnoring += tb.core(sw).losslessViolations(true);
+            violationsObeying += tb.core(sw).losslessViolations(false);
             drops += c.totalDrops();
             maxBuffer = Math.max(maxBuffer, c.maxBufferBytes());
         }
@@ -208,7 +212,7 @@ public final class ScenarioRunner {
         }
         return new SchemeResult(scheme, pauses, xoffEdges, fabricPauses, pausedNanos, first, firstPause, throughput, fct.length,
                 started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, byTraffic, violations,
-                drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
+                violationsObeying, violationsIgnoring, drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
                 new SchemeResult.Series(times, report, queue, paused, thr), rec);
     }
 

@@ -28,6 +28,10 @@ import org.pfcswitch.core.ClonePfc;
  * @param bins               FCT statistics by flow-size bin
  * @param binsByTraffic      the same per traffic (scenario order), over that generator's flows only
  * @param losslessViolations lossless frames the MMU could not place (all switches)
+ * @param losslessViolationsObeying  of those, frames whose sender obeys PFC (a host, a switch, a clone with
+ *                           {@code pfc: skip}): the switch's fault, never expected
+ * @param losslessViolationsIgnoring of those, frames from a sender that ignores PFC (a clone with {@code pfc: ignore}):
+ *                           no scheme can promise them
  * @param drops              frames dropped at admission (any class, all switches)
  * @param maxBufferBytes     most bytes the shared buffer ever held (the fullest switch's)
  * @param cnpsSent           CNPs the receivers sent
@@ -39,7 +43,8 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEd
                            long[] pausedNanosByPort, long firstPauseNanos,
                            long[] firstPauseByPort, double[] throughputBps, int flowsCompleted, int flowsStarted,
                            long fctP50Nanos, long fctP99Nanos, List<Bin> bins, List<TrafficBins> binsByTraffic,
-                           long losslessViolations, long drops,
+                           long losslessViolations, long losslessViolationsObeying,
+                           long losslessViolationsIgnoring, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
                            FlowRecords flows) {
 

@@ -382,6 +382,8 @@ public final class Testbed implements Hosts {
                 long mac = hostMac(i);
                 macs.add(mac);
                 cb.staticMac(mac, i);
+                // a clone with pfc: ignore has no sender behind it that a PAUSE could stop
+                cb.senderIgnoresPfc(i, cloneSource[i] >= 0 && clonePfc[i] == ClonePfc.IGNORE);
             }
             coreSettings.accept(cb);
             CoreConfig coreConfig = cb.build();

@@ -110,7 +110,8 @@ public final class StatusViews {
                     .field("drops", portDrops(p)).field("tx_refused", driver.txRefused(p))
                     .field("pfc_frames_sent", s.pfcFramesTx[p]).field("pfc_frames_received", s.pfcFramesRx[p])
                     .field("pause_frames_received", s.pauseFramesRx[p]).field("malformed", malformed(p))
-                    .field("flooded", s.flooded[p]).field("filtered", s.filtered[p]);
+                    .field("flooded", s.flooded[p]).field("filtered", s.filtered[p])
+                    .field("lossless_drops", s.losslessDrops(p)).field("sender_obeys_pfc", !s.senderIgnoresPfc[p]);
             j.beginObject("parse_errors");
             for (ParseError e : ParseError.values()) {
                 if (e != ParseError.NONE && s.parseErrors(p, e) > 0) {
@@ -154,7 +155,9 @@ public final class StatusViews {
         j.field("size_bytes", s.bufferBytes).beginObject("used_bytes").field("private", s.privateUsed)
                 .field("shared_lossless", s.sharedLosslessUsed).field("shared_lossy", s.sharedLossyUsed)
                 .field("headroom", s.headroomUsed).field("total", s.totalUsed).endObject()
-                .field("max_used_bytes", s.maxBufferBytes).field("lossless_violations", s.losslessViolations);
+                .field("max_used_bytes", s.maxBufferBytes).field("lossless_violations", s.losslessViolations)
+                .field("lossless_violations_obeying", s.losslessViolationsObeying)
+                .field("lossless_violations_ignoring", s.losslessViolationsIgnoring);
     }
 
     private void pfcJson(JsonOutput j) {
@@ -237,10 +240,11 @@ public final class StatusViews {
 
     private String portsText() {
         Table t = new Table("PORT", "RX_FRAMES", "RX_BYTES", "TX_FRAMES", "TX_BYTES", "DROPS", "TX_REFUSED", "PFC_TX", "PFC_RX",
-                "PAUSE_RX", "MALFORMED");
+                "PAUSE_RX", "MALFORMED", "LOSSLESS_DROPS", "SENDER");
         for (int p = 0; p < s.ports; p++) {
             t.row(names.get(p), sum(s.rxFrames, p), sum(s.rxBytes, p), sum(s.txFrames, p), sum(s.txBytes, p), portDrops(p),
-                    driver.txRefused(p), s.pfcFramesTx[p], s.pfcFramesRx[p], s.pauseFramesRx[p], malformed(p));
+                    driver.txRefused(p), s.pfcFramesTx[p], s.pfcFramesRx[p], s.pauseFramesRx[p], malformed(p),
+                    s.losslessDrops(p), s.senderIgnoresPfc[p] ? "ignores-pfc" : "obeys-pfc");
         }
         return t.toString();
     }
@@ -278,7 +282,9 @@ public final class StatusViews {
         t.row("headroom", s.headroomUsed);
         t.row("total", s.totalUsed);
         t.row("max_used", s.maxBufferBytes);
-        return "scheme " + s.scheme + ", lossless violations " + s.losslessViolations + "\n" + t;
+        return "scheme " + s.scheme + ", lossless violations " + s.losslessViolations + " (since start: "
+                + s.losslessViolationsObeying + " from senders that obey PFC, " + s.losslessViolationsIgnoring
+                + " from senders that ignore it)\n" + t;
     }
 
     private String pfcText() {

@@ -71,6 +71,10 @@ public final class SwitchMetrics {
                     counter("pfcswitch.drops", "Frames dropped at admission, by reason", prio.and("reason", Verdict.name(verdict)),
                             s -> s.drops[index]);
                 }
+                counter("pfcswitch.lossless.drops", "Lossless frames dropped at admission, by ingress (port, priority), and"
+                        + " whether the sender there obeys PFC (sender=obeys_pfc: the switch's fault) or not (ignores_pfc:"
+                        + " a clone port with pfc: ignore)", prio.and("sender", snap.senderIgnoresPfc[p] ? "ignores_pfc" : "obeys_pfc"),
+                        s -> s.losslessDrops[k]);
                 gauge("pfcswitch.ingress.queue.bytes", "Bytes held for this ingress queue (every segment)", prio,
                         s -> s.ingressBytes[k]);
                 gauge("pfcswitch.egress.queue.bytes", "Bytes waiting in this egress queue", queue, s -> s.egressBytes[k]);
@@ -102,6 +106,10 @@ public final class SwitchMetrics {
         gauge("pfcswitch.buffer.max.used.bytes", "Most of the buffer ever in use", Tags.empty(), s -> s.maxBufferBytes);
         counter("pfcswitch.lossless.violations", "Lossless frames dropped by the MMU (0 when headroom is sized right)",
                 Tags.empty(), s -> s.losslessViolations);
+        counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
+                Tags.of("sender", "obeys_pfc"), s -> s.losslessViolationsObeying);
+        counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
+                Tags.of("sender", "ignores_pfc"), s -> s.losslessViolationsIgnoring);
         for (int b = 0; b < STALL_LABELS.length; b++) {
             int bucket = b;
             counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one",

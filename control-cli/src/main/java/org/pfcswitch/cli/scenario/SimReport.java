@@ -50,7 +50,8 @@ public final class SimReport {
         for (Scenario.TrafficSpec t : scenario.traffic()) {
             header.add(t.name() + " Gb/s");
         }
-        header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol."));
+        header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol.",
+                "viol. obeying", "viol. ignoring"));
         List<List<String>> rows = new ArrayList<>();
         for (SchemeResult r : results) {
             List<String> row = new ArrayList<>(List.of(r.scheme(), Long.toString(r.pausesSent())));
@@ -69,6 +70,8 @@ public final class SimReport {
             row.add(String.format(Locale.ROOT, "%.2f MB", r.maxBufferBytes() / 1e6));
             row.add(Long.toString(r.drops()));
             row.add(Long.toString(r.losslessViolations()));
+            row.add(Long.toString(r.losslessViolationsObeying()));
+            row.add(Long.toString(r.losslessViolationsIgnoring()));
             rows.add(row);
         }
         printAligned(out, header, rows);
@@ -169,7 +172,7 @@ public final class SimReport {
 
     /**
      * {@code {"scenario", "seed", "schemes": {name: {pfcPausesSent, pfcPausesSentByPort, pauseTimeNs, flows,
-     * throughputGbpsByFlow, losslessViolations, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
+     * throughputGbpsByFlow, losslessViolations, losslessViolationsObeying, losslessViolationsIgnoring, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
      * (with report.fctByTraffic), fabricPausesSentBySwitch (leaf-spine: pauses each switch sent on its fabric ports,
      * by leafN / spineN)}}}}.
      */
@@ -195,6 +198,8 @@ public final class SimReport {
             }
             j.endObject();
             j.field("losslessViolations", r.losslessViolations());
+            j.field("losslessViolationsObeying", r.losslessViolationsObeying());
+            j.field("losslessViolationsIgnoring", r.losslessViolationsIgnoring());
             j.field("drops", r.drops());
             j.field("pfcXoffEdges", r.xoffEdges());
             byPort(j, "pfcXoffEdgesByPort", r.xoffEdgesByPort());

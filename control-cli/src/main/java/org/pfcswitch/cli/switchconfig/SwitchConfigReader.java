@@ -94,6 +94,8 @@ public final class SwitchConfigReader {
             core.staticMac(mac(s, "mac"), index);
         }
         for (int i = 0; i < ports.size(); i++) {
+            // a clone with pfc: ignore has no sender a PAUSE could stop; a device port's neighbour is assumed to obey
+            core.senderIgnoresPfc(i, ports.get(i).device() instanceof Device.Clone c && c.pfc() == ClonePfc.IGNORE);
             if (ports.get(i).mac() != -1) {
                 core.portMac(i, ports.get(i).mac());     // device ports without one get the device's at start
             }
