@@ -56,6 +56,13 @@ public final class CoreSnapshot {
     public final long[] drops;
     /** Lossless frames dropped at admission, by ingress (port, priority) (since the core started). */
     public final long[] losslessDrops;
+    /** PFC watchdog by egress (port, priority): stormed now, storms declared, restorations, frames dropped while stormed. */
+    public final boolean[] pfcwdStormed;
+    public final long[] pfcwdStorms;
+    public final long[] pfcwdRestorations;
+    public final long[] pfcwdDrops;
+    /** The watchdog's settings, or null when it is off. */
+    public PfcWatchdogConfig pfcwd;
     /** The scheme's own state of each ingress queue ({@link #schemeStateName}, e.g. SPFC's victim flag), 0 if none. */
     public final long[] schemeState;
     public String schemeStateName;
@@ -106,6 +113,10 @@ public final class CoreSnapshot {
         egressPausedNanos = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
         losslessDrops = new long[keys];
+        pfcwdStormed = new boolean[keys];
+        pfcwdStorms = new long[keys];
+        pfcwdRestorations = new long[keys];
+        pfcwdDrops = new long[keys];
         senderIgnoresPfc = new boolean[ports];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
@@ -143,6 +154,10 @@ public final class CoreSnapshot {
         System.arraycopy(c.pfcXonRx, 0, pfcXonRx, 0, pfcXonRx.length);
         System.arraycopy(c.drops, 0, drops, 0, drops.length);
         System.arraycopy(c.losslessDrops, 0, losslessDrops, 0, losslessDrops.length);
+        System.arraycopy(c.pfcwdStorms, 0, pfcwdStorms, 0, pfcwdStorms.length);
+        System.arraycopy(c.pfcwdRestorations, 0, pfcwdRestorations, 0, pfcwdRestorations.length);
+        System.arraycopy(c.pfcwdDrops, 0, pfcwdDrops, 0, pfcwdDrops.length);
+        pfcwd = core.pfcWatchdog();
         System.arraycopy(c.pauseFramesRx, 0, pauseFramesRx, 0, ports);
         System.arraycopy(c.pfcFramesTx, 0, pfcFramesTx, 0, ports);
         System.arraycopy(c.pfcFramesRx, 0, pfcFramesRx, 0, ports);
@@ -164,6 +179,7 @@ public final class CoreSnapshot {
                 xoffAdvertised[k] = flow.isAdvertisedXoff(p, q);
                 schemeState[k] = schemeStateName == null ? 0 : mmu.scheme().state(p, q, now);
                 egressPaused[k] = perPriorityQueues && core.isPaused(p, q, now);
+                pfcwdStormed[k] = core.isStormed(p, q);
                 egressPausedNanos[k] = perPriorityQueues ? core.pausedNanos(p, q, now) : 0;
             }
         }

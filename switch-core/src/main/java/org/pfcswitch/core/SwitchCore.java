@@ -64,7 +64,7 @@ public final class SwitchCore {
     private final PacketSlots slots = new PacketSlots(1024);
     private final EgressQueues queues;
     private final EgressScheduler scheduler;
-    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer. */
+    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer, {@code 2 * ports} the watchdog's poll. */
     private final DeadlineHeap timers;
     private final SwitchCounters counters;
     private final long[] speedBps;
@@ -76,6 +76,8 @@ public final class SwitchCore {
     /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
     private final boolean shaped;
     private final ParsedFrame parsed = new ParsedFrame();
+    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    private PfcWatchdog watchdog;
     /** The MMU's lossless priorities (follows {@link #changeMmu}). */
     private int losslessMask;
     /** By ingress port: the sender there does not obey PFC ({@link CoreConfig#senderIgnoresPfc}). */
@@ -100,7 +102,7 @@ public final class SwitchCore {
             speedBps[p] = config.speedBps(p);
             portMac[p] = config.portMac(p);
         }
-        this.timers = new DeadlineHeap(2 * ports);
+        this.timers = new DeadlineHeap(2 * ports + 1);
         this.counters = new SwitchCounters(ports);
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
@@ -116,6 +118,10 @@ public final class SwitchCore {
         } else {
             this.pfcLink = pfcLink;
             this.link = pfcLink.attach(mmu.flowControl());
+            if (config.pfcwd() != null) {
+                watchdog = new PfcWatchdog(config.pfcwd(), ports, pfcLink.pauses(), timers, 2 * ports, counters);
+                pfcLink.watchdog(watchdog);
+            }
             this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         this.classifier = config.classifier();
@@ -169,9 +175,11 @@ public final class SwitchCore {
                 // No cancel first: serve always ends by setting or cancelling this port's line timer,
                 // and moving it down from the top is one sift where cancel-then-set is three.
                 serve(id, now);
-            } else {
+            } else if (id < 2 * ports) {
                 timers.cancel(id);
                 link.onTimer(id - ports, now);
+            } else {
+                pollWatchdog(now);
             }
         }
         sendOwedControlFrames(now);
@@ -243,6 +251,11 @@ public final class SwitchCore {
      * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
      */
     private void admit(int inPort, int priority, int outPort, long handle, int length, short ipv4Offset, long now) {
+        if (watchdog != null && watchdog.drops(outPort, priority)) {
+            counters.pfcwdDrops[outPort * PRIORITIES + priority]++;     // a stormed queue, action drop
+            allocator.free(handle);
+            return;
+        }
         int queue = link.queueFor(parsed, priority, outPort, now);
         int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
         if (!Verdict.isAdmitted(verdict)) {
@@ -266,6 +279,61 @@ public final class SwitchCore {
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
         serve(outPort, now);
+    }
+
+    // ------------------------------------------------------------------ PFC watchdog
+
+    /** The watchdog's poll: a queue newly stormed under action drop loses what it holds; every changed port is served. */
+    private void pollWatchdog(long now) {
+        if (!watchdog.poll(now)) {
+            return;
+        }
+        boolean drop = watchdog.config().action() == PfcWatchdogConfig.Action.DROP;
+        for (int port = 0; port < ports; port++) {
+            if (watchdog.changed[port] == 0) {
+                continue;
+            }
+            if (drop) {
+                for (int v = watchdog.stormedNow[port]; v != 0; v &= v - 1) {
+                    dropQueue(port, Integer.numberOfTrailingZeros(v), now);
+                }
+            }
+            serve(port, now);
+        }
+    }
+
+    /** Drops every frame of egress queue {@code (port, queue)} (a stormed queue under action drop), released from the MMU. */
+    private void dropQueue(int port, int queue, long now) {
+        while (queues.frames(port, queue) > 0) {
+            int slot = queues.peek(port, queue);
+            int length = slots.length[slot];
+            queues.pop(port, queue, length);
+            scheduler.onDequeued(port, queue, length, queues.frames(port, queue) == 0);
+            int priority = slots.priority[slot];
+            mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+            long handle = slots.handle[slot];
+            link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
+            slots.release(slot);
+            allocator.free(handle);
+            counters.pfcwdDrops[port * PRIORITIES + priority]++;
+        }
+    }
+
+    /** Where the watchdog reports storms and restorations (on the thread that owns the core); null for none. */
+    public void pfcWatchdogListener(PfcWatchdogListener listener) {
+        if (watchdog != null) {
+            watchdog.listener(listener);
+        }
+    }
+
+    /** The watchdog's settings, or null when it is off. */
+    public PfcWatchdogConfig pfcWatchdog() {
+        return watchdog == null ? null : watchdog.config();
+    }
+
+    /** Whether the watchdog has declared egress queue {@code (port, priority)} stormed. */
+    public boolean isStormed(int port, int priority) {
+        return watchdog != null && watchdog.isStormed(port, priority);
     }
 
     // ------------------------------------------------------------------ transmit path

@@ -30,6 +30,10 @@ public final class SwitchCounters {
      * one that does not ({@link SwitchCore#losslessViolations(boolean)}).
      */
     public final long[] losslessDrops;
+    /** PFC watchdog, by (egress port, priority): storms declared, restorations, frames dropped while stormed (action drop). */
+    public final long[] pfcwdStorms;
+    public final long[] pfcwdRestorations;
+    public final long[] pfcwdDrops;
     /** PFC frames received and sent, by port (one frame may carry several priorities). */
     public final long[] pfcFramesRx;
     public final long[] pfcFramesTx;
@@ -89,6 +93,9 @@ public final class SwitchCounters {
         txBytes = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
         losslessDrops = new long[keys];
+        pfcwdStorms = new long[keys];
+        pfcwdRestorations = new long[keys];
+        pfcwdDrops = new long[keys];
         pfcFramesRx = new long[ports];
         pfcFramesTx = new long[ports];
         pfcXoffRx = new long[keys];
