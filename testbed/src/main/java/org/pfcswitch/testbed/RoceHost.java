@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 import org.pfcswitch.codec.Bfc;
+import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.Ipv4;
@@ -75,6 +76,7 @@ public final class RoceHost implements Node {
     private long framesSent;
     private long framesReceived;
     private long pfcFramesReceived;
+    private long pfcFramesSent;
     private long foreignFrames;
     private long malformedFrames;
     private long pauseFramesReceived;
@@ -267,6 +269,26 @@ public final class RoceHost implements Node {
         lineFreeAt = now + serialization(length);
         line.send(handle, length, now);
         wakeAt(lineFreeAt);
+    }
+
+    /**
+     * Sends an 802.1Qbb PFC frame to the switch: every priority of {@code classEnable} paused for
+     * {@code quanta} (0 = resume). It goes with the ACKs and CNPs, ahead of data (a NIC's MAC sends
+     * PFC at once; here it waits for a frame already on the line). What a stuck NIC's pause storm
+     * is made of ({@link PfcStorm}).
+     */
+    public void sendPfc(int classEnable, int quanta, long now) {
+        long handle = slab.allocateOrFail(Ethernet.MIN_FRAME_BYTES);
+        int length = MacControl.writePfc(slab.bytes(), slab.offset(handle), mac, classEnable, quanta);
+        if (controlCount == controlHandle.length) {
+            growControlRing();
+        }
+        int tail = (controlHead + controlCount) % controlHandle.length;
+        controlHandle[tail] = handle;
+        controlLength[tail] = length;
+        controlCount++;
+        pfcFramesSent++;
+        transmit(now);
     }
 
     /** Builds a CNP or ACK for flow {@code f} back to its sender and queues it ahead of data. */
@@ -479,6 +501,8 @@ public final class RoceHost implements Node {
     public long framesSent() { return framesSent; }
     public long framesReceived() { return framesReceived; }
     public long pfcFramesReceived() { return pfcFramesReceived; }
+    /** PFC frames this host sent ({@link #sendPfc}). */
+    public long pfcFramesSent() { return pfcFramesSent; }
     public long foreignFrames() { return foreignFrames; }
     /** Frames that did not parse (truncated, bad lengths, an unknown MAC-control opcode): counted and dropped. */
     public long malformedFrames() { return malformedFrames; }

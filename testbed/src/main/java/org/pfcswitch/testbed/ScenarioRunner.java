@@ -107,6 +107,21 @@ public final class ScenarioRunner {
     }
 
     private static SchemeResult runOn(Testbed tb, Scenario s, String scheme, Progress progress) {
+        List<SchemeResult.Pfcwd.Event> wdEvents = new ArrayList<>();
+        for (int sw = 0; sw < tb.switches(); sw++) {
+            int index = sw;
+            tb.core(sw).pfcWatchdogListener(new org.pfcswitch.core.PfcWatchdogListener() {
+                @Override
+                public void onStorm(int port, int priority, long pausedNanos, long now) {
+                    wdEvents.add(new SchemeResult.Pfcwd.Event("storm", index, port, priority, now, pausedNanos));
+                }
+
+                @Override
+                public void onRestore(int port, int priority, long stormedNanos, long now) {
+                    wdEvents.add(new SchemeResult.Pfcwd.Event("restore", index, port, priority, now, stormedNanos));
+                }
+            });
+        }
         SplittableRandom seeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
         List<Traffic> traffic = new ArrayList<>();
         for (Scenario.TrafficSpec spec : s.traffic()) {
@@ -180,8 +195,14 @@ public final class ScenarioRunner {
         long violationsObeying = 0;
         long drops = 0;
         long maxBuffer = 0;
+        long storms = 0;
+        long restorations = 0;
+        long wdDrops = 0;
         for (int sw = 0; sw < tb.switches(); sw++) {
             SwitchCounters c = tb.core(sw).counters();
+            storms += sumOf(c.pfcwdStorms);
+            restorations += sumOf(c.pfcwdRestorations);
+            wdDrops += sumOf(c.pfcwdDrops);
             for (int port = 0; port < tb.core(sw).ports(); port++) {
                 if (!tb.isHostPort(sw, port)) {
                     fabricPauses[sw] += tb.core(sw).pauseFramesSent(port);
@@ -213,7 +234,8 @@ public final class ScenarioRunner {
         return new SchemeResult(scheme, pauses, xoffEdges, fabricPauses, pausedNanos, first, firstPause, throughput, fct.length,
                 started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, byTraffic, violations,
                 violationsObeying, violationsIgnoring, drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
-                new SchemeResult.Series(times, report, queue, paused, thr), rec);
+                new SchemeResult.Series(times, report, queue, paused, thr), rec,
+                s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents));
     }
 
     /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
@@ -223,7 +245,7 @@ public final class ScenarioRunner {
                 ? Testbed.leafSpine(topo.leaves(), topo.spines(), topo.hostsPerLeaf())
                         .fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
-                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()));
+                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()));
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());
@@ -232,6 +254,14 @@ public final class ScenarioRunner {
             }
         }
         return b.build();
+    }
+
+    private static long sumOf(long[] values) {
+        long n = 0;
+        for (long v : values) {
+            n += v;
+        }
+        return n;
     }
 
     private static void receivedBytes(Testbed tb, List<Traffic> traffic, long[] into) {

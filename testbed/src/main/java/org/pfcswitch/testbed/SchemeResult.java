@@ -38,6 +38,7 @@ import org.pfcswitch.core.ClonePfc;
  * @param events             events the loop ran (the packet-event count of the speed figures)
  * @param series             the time series
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
+ * @param pfcwd              what the PFC watchdog did (all switches), or null when the scenario has none
  */
 public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long[] fabricPausesBySwitch,
                            long[] pausedNanosByPort, long firstPauseNanos,
@@ -46,7 +47,20 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEd
                            long losslessViolations, long losslessViolationsObeying,
                            long losslessViolationsIgnoring, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
-                           FlowRecords flows) {
+                           FlowRecords flows, Pfcwd pfcwd) {
+
+    /**
+     * The PFC watchdog's work in a run: storms declared, restorations, frames dropped in stormed
+     * queues, and every event in order ({@code switchIndex}, egress port, priority, time).
+     */
+    public record Pfcwd(long storms, long restorations, long droppedFrames, List<Event> events) {
+        public Pfcwd {
+            events = List.copyOf(events);
+        }
+
+        /** {@code kind} storm or restore; {@code durationNanos}: paused that long before the storm / stormed that long before the restoration. */
+        public record Event(String kind, int switchIndex, int port, int priority, long atNanos, long durationNanos) {}
+    }
 
     /**
      * FCT statistics of the completed flows with {@code lowBytes <= size < highBytes}; {@code started}
