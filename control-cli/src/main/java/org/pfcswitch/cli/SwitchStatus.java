@@ -116,6 +116,15 @@ final class SwitchStatus {
                     .append(core.senderIgnoresPfc(p) ? " (sender ignores PFC)" : " (sender obeys PFC)");
             lines.add(line.toString());
         }
+        if (core.pfcWatchdog() != null) {
+            for (int p = 0; p < core.ports(); p++) {
+                if (sumPort(c.pfcwdStorms, p) > 0) {
+                    lines.add("pfcwd " + name(p) + ": storms" + byPriorityOrZero(c.pfcwdStorms, p) + ", restorations"
+                            + byPriorityOrZero(c.pfcwdRestorations, p) + ", dropped" + byPriorityOrZero(c.pfcwdDrops, p)
+                            + ", stormed now" + stormedNow(core, p));
+                }
+            }
+        }
         lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
                 + " (since start: from senders that obey PFC " + core.losslessViolations(false) + ", that ignore it "
                 + core.losslessViolations(true) + ")"
@@ -123,6 +132,16 @@ final class SwitchStatus {
                 + ", " + sw.passes() + " poll-loop passes");
         lines.add(stalls());
         return lines;
+    }
+
+    private static String stormedNow(SwitchCore core, int port) {
+        StringBuilder b = new StringBuilder();
+        for (int q = 0; q < PRIORITIES; q++) {
+            if (core.isStormed(port, q)) {
+                b.append(" p").append(q);
+            }
+        }
+        return b.isEmpty() ? " none" : b.toString();
     }
 
     /** "poll-loop stalls >= 100us 3, >= 1ms 1, ...; longest 1234 us": how late timers and PFC refreshes could have been. */

@@ -36,6 +36,8 @@ final class PfcWatchdog {
     final int[] stormedNow;
     private boolean armed;
     private PfcWatchdogListener listener = PfcWatchdogListener.NONE;
+    /** Every storm and restoration, for another thread to read ({@link SwitchCore#pfcWatchdogEvents}). */
+    final PfcWatchdogEvents events = new PfcWatchdogEvents();
 
     PfcWatchdog(PfcWatchdogConfig config, int ports, PauseTimers pauses, DeadlineHeap timers, int timerId,
                 SwitchCounters counters) {
@@ -106,6 +108,7 @@ final class PfcWatchdog {
                         counters.pfcwdRestorations[k]++;
                         restoredAt[k] = now;
                         listener.onRestore(port, q, now - stormedAt[k], now);
+                        events.onRestore(port, q, now - stormedAt[k], now);
                         watch |= paused;
                     } else {
                         watch = true;
@@ -121,6 +124,7 @@ final class PfcWatchdog {
                         stormedAt[k] = now;
                         counters.pfcwdStorms[k]++;
                         listener.onStorm(port, q, now - since, now);
+                        events.onStorm(port, q, now - since, now);
                     }
                     watch = true;
                 }

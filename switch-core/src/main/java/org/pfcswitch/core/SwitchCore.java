@@ -326,6 +326,14 @@ public final class SwitchCore {
         }
     }
 
+    /**
+     * The watchdog's storms and restorations as a ring another thread drains (the live switch logs
+     * them from its main thread), or null when the watchdog is off.
+     */
+    public PfcWatchdogEvents pfcWatchdogEvents() {
+        return watchdog == null ? null : watchdog.events;
+    }
+
     /** The watchdog's settings, or null when it is off. */
     public PfcWatchdogConfig pfcWatchdog() {
         return watchdog == null ? null : watchdog.config();

@@ -75,6 +75,16 @@ public final class SwitchMetrics {
                         + " whether the sender there obeys PFC (sender=obeys_pfc: the switch's fault) or not (ignores_pfc:"
                         + " a clone port with pfc: ignore)", prio.and("sender", snap.senderIgnoresPfc[p] ? "ignores_pfc" : "obeys_pfc"),
                         s -> s.losslessDrops[k]);
+                if (snap.pfcwd != null) {
+                    counter("pfcswitch.pfcwd.storms", "PFC watchdog: storms declared on this egress queue (paused without a break"
+                            + " for the detection time)", prio, s -> s.pfcwdStorms[k]);
+                    counter("pfcswitch.pfcwd.restorations", "PFC watchdog: stormed egress queue restored (no pause frame for the"
+                            + " restoration time)", prio, s -> s.pfcwdRestorations[k]);
+                    counter("pfcswitch.pfcwd.dropped.frames", "PFC watchdog: frames for this egress queue dropped while it was"
+                            + " stormed (action drop)", prio, s -> s.pfcwdDrops[k]);
+                    gauge("pfcswitch.pfcwd.stormed", "PFC watchdog: 1 while this egress queue is stormed", prio,
+                            s -> s.pfcwdStormed[k] ? 1 : 0);
+                }
                 gauge("pfcswitch.ingress.queue.bytes", "Bytes held for this ingress queue (every segment)", prio,
                         s -> s.ingressBytes[k]);
                 gauge("pfcswitch.egress.queue.bytes", "Bytes waiting in this egress queue", queue, s -> s.egressBytes[k]);
