@@ -162,10 +162,16 @@ final class PfcLink implements LinkControl {
         int length = emitter.write(port, advertised, bytes, offset, srcMac);
         counters.pfcFramesTx[port]++;
         for (int v = advertised; v != 0; v &= v - 1) {
-            counters.pfcXoffTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+            int k = port * PRIORITIES + Integer.numberOfTrailingZeros(v);
+            counters.pfcXoffTx[k]++;
+            if (counters.xoffSentSince[k] < 0) {
+                counters.xoffSentSince[k] = now;
+            }
         }
         for (int v = resumed; v != 0; v &= v - 1) {
-            counters.pfcXonTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+            int k = port * PRIORITIES + Integer.numberOfTrailingZeros(v);
+            counters.pfcXonTx[k]++;
+            counters.xoffSentSince[k] = -1;
         }
         if (advertised != 0) {
             timers.set(timerBase + port, now + refreshNanos[port]);

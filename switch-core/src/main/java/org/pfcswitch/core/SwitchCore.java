@@ -261,7 +261,7 @@ public final class SwitchCore {
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
             if ((losslessMask >>> priority & 1) != 0) {
-                counters.losslessDrops[inPort * PRIORITIES + priority]++;
+                recordLosslessDrop(inPort, priority, verdict, now);
             }
             allocator.free(handle);
             return;
@@ -279,6 +279,26 @@ public final class SwitchCore {
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
         serve(outPort, now);
+    }
+
+    /** A lossless frame from {@code (inPort, priority)} was dropped: counted, and what the drop says about its cause kept. */
+    private void recordLosslessDrop(int inPort, int priority, int verdict, long now) {
+        int k = inPort * PRIORITIES + priority;
+        counters.losslessDrops[k]++;
+        long since = counters.xoffSentSince[k];
+        long after = since < 0 ? -1 : now - since;
+        if (since < 0) {
+            counters.losslessDropsBeforeXoffSent++;
+        } else {
+            counters.losslessDropMaxNanosAfterXoff = Math.max(counters.losslessDropMaxNanosAfterXoff, after);
+        }
+        counters.lastLosslessDropPort = inPort;
+        counters.lastLosslessDropPriority = priority;
+        counters.lastLosslessDropVerdict = verdict;
+        counters.lastLosslessDropAt = now;
+        counters.lastLosslessDropIngressBytes = mmu.ledger().ingressBytes(k);
+        counters.lastLosslessDropHeadroomBytes = mmu.ledger().ingressHeadroom(k);
+        counters.lastLosslessDropNanosAfterXoff = after;
     }
 
     // ------------------------------------------------------------------ PFC watchdog

@@ -30,6 +30,26 @@ public final class SwitchCounters {
      * one that does not ({@link SwitchCore#losslessViolations(boolean)}).
      */
     public final long[] losslessDrops;
+    /**
+     * By (ingress port, priority): when the first PFC frame of the current XOFF episode went out
+     * (the switch asked the sender to stop), or -1 outside an episode (an XON ended it).
+     */
+    public final long[] xoffSentSince;
+    /**
+     * Diagnosis of lossless drops (what a drop tells about its cause): drops that came before any XOFF
+     * frame of the episode had gone out (the scheme paused too late, or not at all), the longest time
+     * between the episode's first XOFF frame and a drop (how long the sender kept sending after being
+     * told to stop), and the last drop's port, priority, time, reason, queue bytes and headroom bytes.
+     */
+    public long losslessDropsBeforeXoffSent;
+    public long losslessDropMaxNanosAfterXoff = -1;
+    public int lastLosslessDropPort = -1;
+    public int lastLosslessDropPriority;
+    public int lastLosslessDropVerdict;
+    public long lastLosslessDropAt;
+    public long lastLosslessDropIngressBytes;
+    public long lastLosslessDropHeadroomBytes;
+    public long lastLosslessDropNanosAfterXoff;
     /** PFC watchdog, by (egress port, priority): storms declared, restorations, frames dropped while stormed (action drop). */
     public final long[] pfcwdStorms;
     public final long[] pfcwdRestorations;
@@ -93,6 +113,8 @@ public final class SwitchCounters {
         txBytes = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
         losslessDrops = new long[keys];
+        xoffSentSince = new long[keys];
+        java.util.Arrays.fill(xoffSentSince, -1);
         pfcwdStorms = new long[keys];
         pfcwdRestorations = new long[keys];
         pfcwdDrops = new long[keys];

@@ -41,6 +41,13 @@ class LosslessAttributionTest {
         assertEquals(0, c.losslessDrops[8 + 1], "a lossy drop is no lossless violation");
         assertEquals(rig.core.mmu().losslessViolations(), obeying + ignoring);
 
+        // the diagnosis: both senders were told to stop (XOFF frames went out on ports 0 and 1) and kept sending
+        assertTrue(c.pfcXoffTx[3] > 0 && c.pfcXoffTx[8 + 3] > 0);
+        assertTrue(c.losslessDropMaxNanosAfterXoff > 0, "drops came after the XOFF frame: " + c.losslessDropMaxNanosAfterXoff);
+        assertEquals(1, c.lastLosslessDropPort, "the last frame offered was port 1's");
+        assertEquals(3, c.lastLosslessDropPriority);
+        assertTrue(c.lastLosslessDropNanosAfterXoff > 0);
+
         CoreSnapshot snap = new CoreSnapshot(3);
         snap.capture(rig.core, now);
         assertEquals(obeying, snap.losslessViolationsObeying);
