@@ -92,7 +92,14 @@ class LivePfcwdTest {
         String log;
         Path toH1;
         Path toH2;
-        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--no-control")) {
+        String view;
+        String metrics;
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port),
+                "--token-file", dir.resolve("tokens").resolve("control.token").toString())) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             NetnsLab.Capture c1 = lab.capture(1, "udp port 4791", 4);
             NetnsLab.Capture c2 = lab.capture(2, "udp port 4791", 4);
@@ -100,6 +107,11 @@ class LivePfcwdTest {
             Thread.sleep(600);                                 // the restoration comes 200 ms after the last pause
             toH1 = c1.await();
             toH2 = c2.await();
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            view = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                    + "/api/v1/show/pfcwd")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                    + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + sw.stderr());
             log = sw.stdout();
         }
@@ -116,6 +128,16 @@ class LivePfcwdTest {
         assertTrue(counters.find(), log);
         assertTrue(Long.parseLong(counters.group(1)) >= 150, "h0's frames for h2 were dropped while stormed\n" + log);
         assertTrue(log.contains("lossless violations 0"), log);
+
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(view);
+        assertEquals("drop", json.get("action").asText(), view);
+        var h2q3 = java.util.stream.StreamSupport.stream(json.get("queues").spliterator(), false)
+                .filter(q -> q.get("port").asText().equals("h2") && q.get("priority").asInt() == 3).findFirst().orElseThrow();
+        assertEquals(1, h2q3.get("storms").asLong(), view);
+        assertEquals(1, h2q3.get("restorations").asLong(), view);
+        assertTrue(!h2q3.get("stormed").asBoolean() && h2q3.get("dropped_frames").asLong() > 0, view);
+        assertTrue(metrics.contains("pfcswitch_pfcwd_storms_total{port=\"h2\",priority=\"3\"} 1.0"),
+                metrics.lines().filter(l -> l.contains("pfcwd")).toList().toString());
 
         List<Long> h1 = psns(toH1);
         List<Long> h2 = psns(toH2);
