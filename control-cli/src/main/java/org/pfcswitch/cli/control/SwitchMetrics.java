@@ -44,6 +44,11 @@ public final class SwitchMetrics {
     private String schemeInfoName;
 
     public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver) {
+        this(snap, portNames, driver, false);
+    }
+
+    /** With {@code pfcwd}, also the PFC watchdog's meters (the switch config has a pfcwd section). */
+    public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver, boolean pfcwd) {
         this.snap = snap;
         int priorities = CoreSnapshot.PRIORITIES;
         for (int p = 0; p < snap.ports; p++) {
@@ -75,7 +80,7 @@ public final class SwitchMetrics {
                         + " whether the sender there obeys PFC (sender=obeys_pfc: the switch's fault) or not (ignores_pfc:"
                         + " a clone port with pfc: ignore)", prio.and("sender", snap.senderIgnoresPfc[p] ? "ignores_pfc" : "obeys_pfc"),
                         s -> s.losslessDrops[k]);
-                if (snap.pfcwd != null) {
+                if (pfcwd) {
                     counter("pfcswitch.pfcwd.storms", "PFC watchdog: storms declared on this egress queue (paused without a break"
                             + " for the detection time)", prio, s -> s.pfcwdStorms[k]);
                     counter("pfcswitch.pfcwd.restorations", "PFC watchdog: stormed egress queue restored (no pause frame for the"
