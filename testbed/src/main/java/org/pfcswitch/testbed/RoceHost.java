@@ -98,6 +98,7 @@ public final class RoceHost implements Node {
     private RoceHost[] clones = new RoceHost[0];    // the clone ports replaying this host, in order
     private MemorySegment skipped;                  // SKIP: where a skipped copy is written and dropped
     private long framesSkipped;
+    private boolean ignoresPfc;                     // a NIC that ignores PFC and PAUSE (counted, never obeyed)
 
     RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
              DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority, boolean bfcNic) {
@@ -132,6 +133,16 @@ public final class RoceHost implements Node {
         clonePfc = mode;
         source.clones = Arrays.copyOf(source.clones, source.clones.length + 1);
         source.clones[source.clones.length - 1] = this;
+    }
+
+    /** Makes this host's NIC ignore the PFC and PAUSE frames it receives (before the run). */
+    void ignorePfc(boolean ignore) {
+        ignoresPfc = ignore;
+    }
+
+    /** Whether this host's NIC ignores PFC ({@link Testbed.Builder#ignoresPfc}). */
+    public boolean ignoresPfc() {
+        return ignoresPfc;
     }
 
     public void observe(HostObserver o) {
@@ -400,6 +411,9 @@ public final class RoceHost implements Node {
             firstPauseAt = now;
         }
         observer.onPfc(index, classEnable, quanta, now);
+        if (ignoresPfc) {
+            return;                                     // counted, never obeyed
+        }
         if (pause.applyPfc(0, classEnable, quanta, now) != 0 && cloneSource == null) {
             transmit(now);
         }
@@ -414,6 +428,9 @@ public final class RoceHost implements Node {
             firstPauseAt = now;
         }
         observer.onPfc(index, ALL_PRIORITIES, quanta, now);
+        if (ignoresPfc) {
+            return;
+        }
         if (pause.applyPfc(0, ALL_PRIORITIES, quanta, now) != 0 && cloneSource == null) {
             transmit(now);
         }

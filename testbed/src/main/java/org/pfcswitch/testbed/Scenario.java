@@ -48,11 +48,16 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
 
     /**
      * One host and its link to the switch; with {@code cloneOf >= 0} a clone port that replays host
-     * {@code cloneOf}'s data frames and treats a PAUSE per {@code clonePfc} ({@link Testbed.Builder#cloneOf}).
+     * {@code cloneOf}'s data frames and treats a PAUSE per {@code clonePfc} ({@link Testbed.Builder#cloneOf}); with
+     * {@code ignoresPfc} a host whose NIC ignores the PFC and PAUSE frames the switch sends it (counted, never obeyed).
      */
-    public record Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc) {
+    public record Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc, boolean ignoresPfc) {
         public Host(String name, long rateBps, long delayNanos) {
-            this(name, rateBps, delayNanos, -1, ClonePfc.IGNORE);
+            this(name, rateBps, delayNanos, -1, ClonePfc.IGNORE, false);
+        }
+
+        public Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc) {
+            this(name, rateBps, delayNanos, cloneOf, clonePfc, false);
         }
     }
 

@@ -181,7 +181,7 @@ public final class ScenarioRunner {
                 xoffEdges[p] += s.mmu().isLossless(prio) ? tb.coreOf(p).mmu().flowControl().xoffCount(tb.portOf(p), prio) : 0;
             }
             RoceHost h = tb.host(p);
-            boolean holdsNothing = h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
+            boolean holdsNothing = h.ignoresPfc() || h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
             pausedNanos[p] = holdsNothing ? 0 : h.pausedNanos(end);
             firstPause[p] = h.firstPauseNanos();
             if (firstPause[p] >= 0 && (first < 0 || firstPause[p] < first)) {
@@ -252,6 +252,7 @@ public final class ScenarioRunner {
             if (h.cloneOf() >= 0) {
                 b.cloneOf(i, h.cloneOf(), h.clonePfc());
             }
+            b.ignoresPfc(i, h.ignoresPfc());
         }
         return b.build();
     }

@@ -35,4 +35,36 @@ class LosslessAttributionSimTest {
         assertEquals(0, r.losslessViolationsObeying());
         assertEquals(0, r.losslessViolations());
     }
+
+    /**
+     * A host whose NIC ignores PFC ({@code pfc: ignore} in {@code hosts:}): two senders at line rate
+     * into one receiver. H1 ignores the switch's pauses and loses frames, all counted against a
+     * sender that ignores PFC; H0 obeys and loses none.
+     */
+    @Test
+    void aHostConfiguredToIgnorePfcIsCountedAsSuch(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path file = dir.resolve("ignore.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: ignore-pfc
+                duration: 5ms
+                seed: 1
+                cc: {mode: none}
+                hosts:
+                  - {name: H0, speed: 10G, delay: 1us}
+                  - {name: H1, speed: 10G, delay: 1us, pfc: ignore}
+                  - {name: R, speed: 10G, delay: 1us}
+                mmu: {totalBytes: 1MB, losslessPriorities: [3], scheme: dt}
+                traffic:
+                  a: {kind: flow, from: H0, to: R, bytes: forever}
+                  b: {kind: flow, from: H1, to: R, bytes: forever}
+                """);
+        Scenario s = ScenarioLoader.load(file, List.of()).scenario();
+        assertTrue(s.hosts().get(1).ignoresPfc());
+        SchemeResult r = ScenarioRunner.run(s, "dt");
+        assertTrue(r.losslessViolationsIgnoring() > 0, "H1 kept sending into a full buffer: " + r.losslessViolationsIgnoring());
+        assertEquals(0, r.losslessViolationsObeying(), "H0 obeyed");
+        assertEquals(r.losslessViolations(), r.losslessViolationsIgnoring());
+        assertEquals(0, r.pausedNanosByPort()[1], "nothing holds a host that ignores PFC");
+        assertTrue(r.pausedNanosByPort()[0] > 0, "H0 was paused");
+    }
 }

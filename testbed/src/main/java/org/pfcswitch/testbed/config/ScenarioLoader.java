@@ -58,6 +58,7 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
  *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
  *   clones: {kind: replay, of: H1, from: C0, count: 5, pfc: ignore}
+ *   (a host: {name: X, speed: 10G, delay: 1us, pfc: ignore} has a NIC that ignores PFC and PAUSE; default obey)
  *   storm: {kind: pfcStorm, from: R2, priority: 3, quanta: 65535, every: 10us, start: 5ms, stop: 25ms}
  *                                # R2 pauses the switch's priority 3 towards it every 10 us (a stuck NIC)
  * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}    # PFC watchdog (off when absent)
@@ -264,17 +265,22 @@ public final class ScenarioLoader {
     private static List<Scenario.Host> readHosts(ConfigNode root) {
         List<Scenario.Host> hosts = new ArrayList<>();
         for (ConfigNode h : root.children("hosts")) {
-            h.allowOnly("name", "count", "speed", "delay");
+            h.allowOnly("name", "count", "speed", "delay", "pfc");
             String n = h.string("name");
             long speed = h.bitsPerSecond("speed");
             long delay = h.nanos("delay");
+            String pfc = h.string("pfc", "obey");
+            if (!pfc.equals("obey") && !pfc.equals("ignore")) {
+                throw h.error("pfc", "expected obey or ignore, got '" + pfc + "'");
+            }
+            boolean ignores = pfc.equals("ignore");
             if (h.has("count")) {
                 int count = h.integer("count", 1, 1, 4096);
                 for (int i = 0; i < count; i++) {
-                    hosts.add(new Scenario.Host(n + i, speed, delay));
+                    hosts.add(new Scenario.Host(n + i, speed, delay, -1, ClonePfc.IGNORE, ignores));
                 }
             } else {
-                hosts.add(new Scenario.Host(n, speed, delay));
+                hosts.add(new Scenario.Host(n, speed, delay, -1, ClonePfc.IGNORE, ignores));
             }
         }
         if (hosts.size() < 2) {
@@ -338,7 +344,7 @@ public final class ScenarioLoader {
                             + source.rateBps() + " b/s, " + source.delayNanos() + " ns) so that its copies arrive at the"
                             + " same instants; its hosts: entry gives " + h.rateBps() + " b/s, " + h.delayNanos() + " ns");
                 }
-                hosts.set(c, new Scenario.Host(h.name(), h.rateBps(), h.delayNanos(), src, mode));
+                hosts.set(c, new Scenario.Host(h.name(), h.rateBps(), h.delayNanos(), src, mode, h.ignoresPfc()));
             }
         }
     }
