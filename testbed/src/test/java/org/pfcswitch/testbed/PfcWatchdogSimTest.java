@@ -106,6 +106,27 @@ class PfcWatchdogSimTest {
     }
 
     @Test
+    void theTraceCarriesTheStormAndTheRestoration() throws IOException {
+        Scenario s = scenario("drop", "  storm: {kind: pfcStorm, from: R2, priority: 3, every: 10us, start: 10ms, stop: 60ms}");
+        Path file = dir.resolve("t.csv");
+        SchemeResult r = ScenarioRunner.run(s, "dt", ScenarioRunner.Progress.NONE, new ScenarioRunner.Tracing(file, 100_000, 0));
+        org.pfcswitch.core.trace.TraceReader.Trace t = org.pfcswitch.core.trace.TraceReader.read(file);
+        List<String> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < t.size(); i++) {
+            if (t.kind(i) == org.pfcswitch.core.trace.TraceRecorder.PFCWD) {
+                rows.add(t.event(i) + "@" + t.port(i) + "/" + t.priority(i) + " " + t.time(i));
+            }
+        }
+        assertEquals(2, rows.size(), rows.toString());
+        assertTrue(rows.get(0).startsWith(org.pfcswitch.core.trace.TraceRecorder.STORM + "@3/3 "), rows.toString());
+        assertTrue(rows.get(1).startsWith(org.pfcswitch.core.trace.TraceRecorder.RESTORE + "@3/3 "), rows.toString());
+        long stormRow = Long.parseLong(rows.get(0).split(" ")[1]);
+        long storm = r.pfcwd().events().getFirst().atNanos();
+        assertTrue(stormRow >= storm && stormRow <= storm + 100_000, "the row comes with the next sample: " + stormRow);
+        assertTrue(Files.readString(file).contains(",pfcwd,3,3,,,,storm,1"));
+    }
+
+    @Test
     void actionForwardKeepsSendingThroughTheStorm() throws IOException {
         Scenario s = scenario("forward", "  storm: {kind: pfcStorm, from: R2, priority: 3, every: 10us, start: 10ms}");
         SchemeResult r = ScenarioRunner.run(s, "dt");
