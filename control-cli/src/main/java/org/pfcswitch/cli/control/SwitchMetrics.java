@@ -23,7 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * <p>Names follow Prometheus conventions: prefix {@code pfcswitch_}, counters end in
  * {@code _total}, base units in the name ({@code _bytes}, {@code _seconds}); labels {@code port}
  * (the configured port name), {@code priority}, {@code queue}, {@code reason}, {@code view},
- * {@code scheme}. The list is in testbed-configs/grafana/README.md.
+ * {@code scheme}, {@code sender}. The list is in testbed-configs/grafana/README.md.
  */
 public final class SwitchMetrics {
 
