@@ -160,8 +160,24 @@ final class RunCommand implements Callable<Integer> {
         WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadId(), System.nanoTime());
         long lastStats = System.nanoTime();
         long statsNanos = (long) (statsEvery * 1e9);
+        org.pfcswitch.core.PfcWatchdogEvents watchdog = sw.core().pfcWatchdogEvents();
+        if (watchdog != null) {
+            var w = sw.core().pfcWatchdog();
+            log(String.format(java.util.Locale.ROOT, "pfcwd: on, detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms",
+                    w.detectionNanos() / 1e6, w.restorationNanos() / 1e6, w.action().label(), w.pollNanos() / 1e6));
+        }
+        org.pfcswitch.core.PfcWatchdogEvents.Sink wdLog = (storm, port, priority, nanos, at) -> log(storm
+                ? String.format(java.util.Locale.ROOT, "pfcwd: storm on %s priority %d (paused without a break for %.1f ms): %s",
+                        cfg.ports().get(port).name(), priority, nanos / 1e6,
+                        sw.core().pfcWatchdog().action() == org.pfcswitch.core.PfcWatchdogConfig.Action.DROP
+                                ? "its frames are dropped" : "its frames are sent through the pauses")
+                : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed (no pause frame for"
+                        + " the restoration time)", cfg.ports().get(port).name(), priority, nanos / 1e6));
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
             allocation.sample(System.nanoTime());
+            if (watchdog != null) {
+                watchdog.drain(wdLog);
+            }
             if (statsNanos > 0 && System.nanoTime() - lastStats >= statsNanos) {
                 status.lines().forEach(this::log);
                 lastStats = System.nanoTime();
@@ -174,6 +190,9 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
+        if (watchdog != null) {
+            watchdog.drain(wdLog);
+        }
         status.counters().forEach(this::log);
         for (int p = 0; p < down.nicStats().size(); p++) {
             EthStats n = down.nicStats().get(p);

@@ -32,6 +32,8 @@ import picocli.CommandLine.Spec;
             "  thresholds  the lossless ingress queues: bytes, current XOFF threshold, state",
             "  scheme      the scheme, its parameters in force, ECN profile, headroom per port,",
             "              the ingress queues paused now",
+            "  pfcwd       the PFC watchdog: its settings and, per egress (port, priority),",
+            "              stormed now, storms, restorations, frames dropped (show pfcwd stats)",
             "",
             "Every view is one snapshot: the switch's worker copies its state between two",
             "bursts, so the numbers of one table belong to one instant. Exit codes: 0, 1 no",

@@ -112,13 +112,48 @@ final class SwitchStatus {
                 }
                 line.append(", drops ").append(Verdict.name(verdict)).append(' ').append(n);
             }
+            line.append(", lossless drops ").append(sumPort(c.losslessDrops, p))
+                    .append(core.senderIgnoresPfc(p) ? " (sender ignores PFC)" : " (sender obeys PFC)");
             lines.add(line.toString());
         }
+        if (core.pfcWatchdog() != null) {
+            for (int p = 0; p < core.ports(); p++) {
+                if (sumPort(c.pfcwdStorms, p) > 0) {
+                    lines.add("pfcwd " + name(p) + ": storms" + byPriorityOrZero(c.pfcwdStorms, p) + ", restorations"
+                            + byPriorityOrZero(c.pfcwdRestorations, p) + ", dropped" + byPriorityOrZero(c.pfcwdDrops, p)
+                            + ", stormed now" + stormedNow(core, p));
+                }
+            }
+        }
+        if (c.lastLosslessDropPort >= 0) {
+            lines.add(String.format(Locale.ROOT, "lossless drops: %d before the episode's first XOFF frame went out; the longest"
+                            + " after it %s; the last: %s priority %d, %s, ingress queue %d B of which headroom %d B (headroom"
+                            + " per queue %d B), %s", c.losslessDropsBeforeXoffSent,
+                    c.losslessDropMaxNanosAfterXoff < 0 ? "none" : String.format(Locale.ROOT, "%.3f ms", c.losslessDropMaxNanosAfterXoff / 1e6),
+                    name(c.lastLosslessDropPort), c.lastLosslessDropPriority, Verdict.name(c.lastLosslessDropVerdict),
+                    c.lastLosslessDropIngressBytes, c.lastLosslessDropHeadroomBytes,
+                    core.mmu().config().headroomBytes(c.lastLosslessDropPort),
+                    c.lastLosslessDropNanosAfterXoff < 0 ? "no XOFF frame sent yet in this episode"
+                            : String.format(Locale.ROOT, "%.3f ms after the episode's first XOFF frame",
+                                    c.lastLosslessDropNanosAfterXoff / 1e6)));
+        }
         lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
+                + " (since start: from senders that obey PFC " + core.losslessViolations(false) + ", that ignore it "
+                + core.losslessViolations(true) + ")"
                 + ", forwarding table " + core.forwardingTable().size() + " stations, mbuf pool empty " + sw.allocationFailures() + " times"
                 + ", " + sw.passes() + " poll-loop passes");
         lines.add(stalls());
         return lines;
+    }
+
+    private static String stormedNow(SwitchCore core, int port) {
+        StringBuilder b = new StringBuilder();
+        for (int q = 0; q < PRIORITIES; q++) {
+            if (core.isStormed(port, q)) {
+                b.append(" p").append(q);
+            }
+        }
+        return b.isEmpty() ? " none" : b.toString();
     }
 
     /** "poll-loop stalls >= 100us 3, >= 1ms 1, ...; longest 1234 us": how late timers and PFC refreshes could have been. */

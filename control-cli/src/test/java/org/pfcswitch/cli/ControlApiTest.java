@@ -70,7 +70,7 @@ class ControlApiTest {
     @BeforeAll
     void startSwitch() throws Exception {
         Path cfg = dir.resolve("switch.yaml");
-        Files.writeString(cfg, "eal: {hugepages: off}\n" + FLOOD_SWITCH);
+        Files.writeString(cfg, "eal: {hugepages: off}\n" + FLOOD_SWITCH + "pfcwd: {detection: 200ms, restoration: 400ms, action: drop}\n");
         port = freePort();
         api = "http://127.0.0.1:" + port;
         tokenFile = dir.resolve("tokens").resolve("control.token");
@@ -145,7 +145,12 @@ class ControlApiTest {
                 "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}", "pfcswitch_buffer_used_bytes{view=\"total\"}",
                 "pfcswitch_xoff_threshold_bytes{port=\"sink\",priority=\"3\"}", "pfcswitch_drops_total{port=\"sink\",priority=\"3\",reason=\"lossless_violation\"}",
                 "pfcswitch_paused_seconds_total{port=\"loop\",queue=\"3\"}", "pfcswitch_scheme_info{scheme=",
-                "pfcswitch_worker_stalls_total{over=\"1ms\"}", "pfcswitch_malformed_frames_total{port=\"loop\",reason=\"runt\"}")) {
+                "pfcswitch_worker_stalls_total{over=\"1ms\"}", "pfcswitch_malformed_frames_total{port=\"loop\",reason=\"runt\"}",
+                "pfcswitch_lossless_drops_total{port=\"sink\",priority=\"3\",sender=\"obeys_pfc\"}",
+                "pfcswitch_lossless_violations_by_sender_total{sender=\"ignores_pfc\"}",
+                "pfcswitch_pfcwd_storms_total{port=\"loop\",priority=\"3\"}", "pfcswitch_pfcwd_stormed{port=\"loop\",priority=\"3\"}",
+                "pfcswitch_pfcwd_restorations_total{port=\"loop\",priority=\"3\"}",
+                "pfcswitch_pfcwd_dropped_frames_total{port=\"loop\",priority=\"3\"}")) {
             assertTrue(body.contains(series), "missing " + series);
         }
         assertTrue(value(body, "pfcswitch_rx_frames_total{port=\"sink\",priority=\"3\"}") > 1000, "traffic counted");
@@ -175,6 +180,17 @@ class ControlApiTest {
         Cli text = Cli.run("show", "queues", "--api", api);
         assertEquals(0, text.exitCode(), text.err());
         assertTrue(text.out().contains("XOFF_THRESHOLD_B") && text.out().contains("sink"), text.out());
+        assertTrue(ports.get("ports").get(1).get("sender_obeys_pfc").asBoolean());
+        assertTrue(ports.get("ports").get(1).has("lossless_drops"));
+        assertTrue(buffer.has("lossless_violations_obeying") && buffer.has("lossless_violations_ignoring"), buffer.toString());
+        JsonNode wd = show("pfcwd");
+        assertTrue(wd.get("enabled").asBoolean(), wd.toString());
+        assertEquals("drop", wd.get("action").asText());
+        assertEquals(0.2, wd.get("detection_seconds").asDouble(), 1e-9);
+        Cli wdText = Cli.run("show", "pfcwd", "--api", api);
+        assertEquals(0, wdText.exitCode(), wdText.err());
+        assertTrue(wdText.out().contains("PFC watchdog: detection 200.0 ms, restoration 400.0 ms, action drop, poll 20.0 ms"),
+                wdText.out());
         Cli watch = Cli.run("show", "pfc", "--api", api, "--watch", "0.2", "--count", "2");
         assertEquals(0, watch.exitCode(), watch.err());
         assertEquals(2, watch.out().split("Port Rx").length - 1, "two prints");

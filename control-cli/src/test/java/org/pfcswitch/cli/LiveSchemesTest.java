@@ -117,7 +117,10 @@ class LiveSchemesTest {
                 + " out of PSN order; " + log.lines().filter(l -> l.contains("lossless violations") || l.contains("poll-loop stalls"))
                 .map(l -> l.substring(Math.min(13, l.length()))).toList() + "; PFC sent (XOFF/XON frames by port): "
                 + log.lines().filter(l -> l.contains(" counters h")).map(l -> l.replaceAll(".*counters (h\\d):.*pfc tx ([^,]*), xon tx ([^,]*),.*drops lossless_violation (\\d+),.*",
-                        "$1 xoff $2 xon $3 lossless drops $4")).toList());
+                        "$1 xoff $2 xon $3 lossless drops $4")).toList()
+                + "; " + log.lines().filter(l -> l.contains("lossless drops") || l.contains("buffer: most"))
+                        .map(l -> l.replaceAll(".*counters (h\\d):.*(drops egress_limit \\d+, lossless drops .*)", "$1 $2"))
+                        .map(l -> l.substring(Math.min(13, l.length()))).toList());
         boolean longStall = !log.matches("(?s).*poll-loop stalls >= 100us \\d+, >= 1ms \\d+, >= 10ms 0,.*");
         if (longStall) {
             System.out.println("LiveSchemesTest " + scheme + ": the worker stalled >= 10 ms; zero-drop not checked this run: " + what);

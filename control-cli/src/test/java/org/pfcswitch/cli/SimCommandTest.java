@@ -204,6 +204,29 @@ class SimCommandTest {
         return v.equals("none") ? Long.MAX_VALUE : Math.round(Double.parseDouble(v.replace(" us", "")) * 1000);
     }
 
+    /**
+     * Issue 17 item 5, the issue's own command: reverie's lossless violations on the 9-port testbed
+     * are all copies from the clone ports, which ignore PAUSE; none is from a sender that obeys PFC.
+     * The table and the JSON both split them (the old key stays).
+     */
+    @Test
+    void losslessViolationsAreSplitBySendersThatObeyPfcAndSendersThatDoNot() throws IOException {
+        Cli table = sim("-c", NINE, "--scheme", "reverie,dt", "--seed", "2");
+        assertEquals(0, table.exitCode(), table.err());
+        assertTrue(table.out().contains("lossless viol.  viol. obeying  viol. ignoring"), table.out());
+        Cli c = sim("-c", NINE, "--scheme", "reverie,dt", "--seed", "2", "--json");
+        assertEquals(0, c.exitCode(), c.err());
+        JsonNode schemes = new ObjectMapper().readTree(c.out()).get("schemes");
+        JsonNode reverie = schemes.get("reverie");
+        long violations = reverie.get("losslessViolations").asLong();
+        assertTrue(violations > 0, c.out());
+        assertEquals(0, reverie.get("losslessViolationsObeying").asLong(), c.out());
+        assertEquals(violations, reverie.get("losslessViolationsIgnoring").asLong(), c.out());
+        assertTrue(table.out().matches("(?s).*\\nreverie .* " + violations + " +0 +" + violations + "\\n.*"), table.out());
+        assertEquals(0, schemes.get("dt").get("losslessViolations").asLong(), c.out());
+        assertEquals(0, schemes.get("dt").get("losslessViolationsIgnoring").asLong(), c.out());
+    }
+
     @Test
     void theSameSeedGivesByteIdenticalJsonAndAnotherSeedDoesNot() throws IOException {
         String[] args = {"-c", DSH, "--scheme", "dt,dsh,bfc", "--json", "--set", "cc.mode=dcqcn",
@@ -215,7 +238,8 @@ class SimCommandTest {
         assertTrue(a.out().startsWith("{\"scenario\":\"dsh-collateral\",\"seed\":7,\"schemes\":{\"dt\":{\"pfcPausesSent\":"),
                 a.out());
         for (String key : new String[] {"pfcPausesSentByPort", "pauseTimeNs", "\"flows\":{\"count\"", "fctP50Ns",
-                "fctP99Ns", "throughputGbpsByFlow", "losslessViolations", "drops"}) {
+                "fctP99Ns", "throughputGbpsByFlow", "losslessViolations", "losslessViolationsObeying",
+                "losslessViolationsIgnoring", "drops"}) {
             assertTrue(a.out().contains(key), key);
         }
         JsonNode dt = new ObjectMapper().readTree(a.out()).get("schemes").get("dt");
@@ -320,7 +344,7 @@ class SimCommandTest {
     void badScenarioFilesGetOneLineNamingFileAndKey(@TempDir Path dir) throws IOException {
         String base = Files.readString(Path.of(DSH));
         expectError(dir, base.replace("duration: 1ms", "duration: soon"), "duration: expected a time like 9us");
-        expectError(dir, base.replace("kind: incast", "kind: outcast"), "traffic.fanin.kind: expected flow, incast, poisson or replay");
+        expectError(dir, base.replace("kind: incast", "kind: outcast"), "traffic.fanin.kind: expected flow, incast, poisson, replay or pfcStorm");
         expectError(dir, base.replace("to: R1, bytes: 64KiB", "to: R9, bytes: 64KiB"), "traffic.fanin.to: no host named 'R9'");
         expectError(dir, base.replace("seed: 1", "seed: 1\nsped: 2"), "sped");
         expectError(dir, base.replace("mtuBytes: 1500", "mtuBytes: 1500\n  ports: {count: 4, speed: 100G}"),

@@ -60,6 +60,13 @@ public class SwitchCoreBenchmark {
     @Param({"64"})
     public int frameBytes;
 
+    /**
+     * The PFC watchdog: off, or on with action drop (idle: nothing pauses these ports, so this is the
+     * cost of its checks on the frame path). Compare with {@code -p pfcwd=off,drop}.
+     */
+    @Param({"off"})
+    public String pfcwd;
+
     private SwitchCore core;
     private Memory memory;
     private int[] inPort;
@@ -100,7 +107,9 @@ public class SwitchCoreBenchmark {
         MmuConfig mmu = MmuConfig.builder().ports(corePorts, 100_000_000_000L, 1_000).scheme("dt").build();
         CoreConfig.Builder b = CoreConfig.builder(mmu)
                 .classifier(PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0))
-                .learning(true).shaper(false);
+                .learning(true).shaper(false)
+                .pfcwd(pfcwd.equals("off") ? null : new org.pfcswitch.core.PfcWatchdogConfig(200_000_000L, 400_000_000L,
+                        org.pfcswitch.core.PfcWatchdogConfig.Action.DROP));
         for (int p = 0; p < corePorts; p++) {
             b.staticMac(host(p), p);
             portOfHost[p + 1] = p;

@@ -36,10 +36,17 @@ import org.pfcswitch.mmu.MmuConfig;
  *                     hardware sets the pace, and for measuring the pipeline's own speed). Either
  *                     way the speed still sets the PFC pause time (quanta x 512 bit times), the
  *                     XOFF refresh period and the MMU's headroom.
+ * @param senderIgnoresPfc by port: true when what sends into the port does not obey the PFC frames
+ *                     the switch sends it (a clone port with {@code pfc: ignore}, a host configured
+ *                     to ignore PFC); false (the default) for a neighbour assumed to obey. Only
+ *                     counting depends on it: a lossless frame dropped from such a port is a
+ *                     violation no scheme can prevent ({@link SwitchCore#losslessViolations(boolean)})
+ * @param pfcwd        the PFC watchdog, or null (off, the default)
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
-                         boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped) {
+                         boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped,
+                         boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd) {
 
     /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
     public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
@@ -65,6 +72,11 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
     public CoreConfig {
         int ports = mmu.portCount();
         portMacs = portMacs.clone();
+        senderIgnoresPfc = senderIgnoresPfc == null ? new boolean[ports] : senderIgnoresPfc.clone();
+        if (senderIgnoresPfc.length != ports) {
+            throw new IllegalArgumentException("core config has " + senderIgnoresPfc.length + " PFC-obedience flags for "
+                    + ports + " MMU ports");
+        }
         schedulers = List.copyOf(schedulers);
         staticMacs = List.copyOf(staticMacs);
         ecmpGroups = List.copyOf(ecmpGroups);
@@ -114,6 +126,16 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         return portMacs.clone();
     }
 
+    @Override
+    public boolean[] senderIgnoresPfc() {
+        return senderIgnoresPfc.clone();
+    }
+
+    /** Whether the sender behind {@code port} ignores the PFC frames the switch sends it. */
+    public boolean senderIgnoresPfc(int port) {
+        return senderIgnoresPfc[port];
+    }
+
     public long portMac(int port) {
         return portMacs[port];
     }
@@ -128,7 +150,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             throw new IllegalArgumentException("the new MMU has " + other.portCount() + " ports, the switch " + mmu.portCount());
         }
         return new CoreConfig(other, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
     }
 
     /** The same switch under another buffer-admission scheme. */
@@ -141,7 +163,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         long[] macs = portMacs.clone();
         macs[port] = mac;
         return new CoreConfig(mmu, classifier, pauseQuanta, macs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
     }
 
     public static Builder builder(MmuConfig mmu) {
@@ -160,6 +182,8 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private int tableCapacity = 4096;
         private long bfcBitmapPeriodNanos = DEFAULT_BFC_BITMAP_PERIOD_NANOS;
         private boolean shaped = true;
+        private final boolean[] senderIgnoresPfc;
+        private PfcWatchdogConfig pfcwd;
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -170,6 +194,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             }
             schedulers = new SchedulerPolicy[ports];
             Arrays.fill(schedulers, SchedulerPolicy.strictPriority());
+            senderIgnoresPfc = new boolean[ports];
         }
 
         public Builder classifier(PriorityClassifier c) { classifier = c; return this; }
@@ -185,10 +210,14 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder bfcBitmapPeriodNanos(long ns) { bfcBitmapPeriodNanos = ns; return this; }
         /** {@code false} turns every port's shaper off (see {@link CoreConfig#shaped}). */
         public Builder shaper(boolean on) { shaped = on; return this; }
+        /** The sender behind {@code port} does not obey PFC (see {@link CoreConfig#senderIgnoresPfc}). */
+        public Builder senderIgnoresPfc(int port, boolean ignores) { senderIgnoresPfc[port] = ignores; return this; }
+        /** The PFC watchdog; null turns it off. */
+        public Builder pfcwd(PfcWatchdogConfig config) { pfcwd = config; return this; }
 
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped);
+                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
         }
     }
 }

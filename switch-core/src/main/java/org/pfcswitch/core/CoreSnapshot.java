@@ -47,6 +47,10 @@ public final class CoreSnapshot {
     /** Whether the downstream neighbour currently pauses this egress queue, and for how long in total. */
     public final boolean[] egressPaused;
     public final long[] egressPausedNanos;
+    /** PFC watchdog by egress (port, priority): stormed now (its counters are in {@link #counters}). */
+    public final boolean[] pfcwdStormed;
+    /** The watchdog's settings, or null when it is off. */
+    public PfcWatchdogConfig pfcwd;
     /** The scheme's own state of each ingress queue ({@link #schemeStateName}, e.g. SPFC's victim flag), 0 if none. */
     public final long[] schemeState;
     public String schemeStateName;
@@ -54,6 +58,8 @@ public final class CoreSnapshot {
     // by port
     /** Port-level XOFF (DSH pauses a whole port): advertised for every lossless priority of the port. */
     public final boolean[] portXoff;
+    /** Whether the sender behind the port ignores PFC (a clone port with pfc: ignore); fixed by the config. */
+    public final boolean[] senderIgnoresPfc;
 
     // the whole buffer
     public long privateUsed;
@@ -63,6 +69,9 @@ public final class CoreSnapshot {
     public long totalUsed;
     public long maxBufferBytes;
     public long losslessViolations;
+    /** Lossless drops since the core started, of frames from senders that obey PFC and from senders that do not. */
+    public long losslessViolationsObeying;
+    public long losslessViolationsIgnoring;
 
     public CoreSnapshot(int ports) {
         this.ports = ports;
@@ -75,6 +84,8 @@ public final class CoreSnapshot {
         xoffAdvertised = new boolean[keys];
         egressPaused = new boolean[keys];
         egressPausedNanos = new long[keys];
+        pfcwdStormed = new boolean[keys];
+        senderIgnoresPfc = new boolean[ports];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
     }
@@ -94,10 +105,12 @@ public final class CoreSnapshot {
         bufferBytes = config.totalBytes();
         counters.copyFrom(c);
         losslessMask = config.losslessPriorityMask();
+        pfcwd = core.pfcWatchdog();
         boolean perPriorityQueues = core.queuesPerPort() == PRIORITIES;
         schemeStateName = mmu.scheme().stateName();
         for (int p = 0; p < ports; p++) {
             portXoff[p] = flow.isPortXoff(p);
+            senderIgnoresPfc[p] = core.senderIgnoresPfc(p);
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = BufferLedger.key(p, q);
                 ingressBytes[k] = ledger.ingressBytes(k);
@@ -107,6 +120,7 @@ public final class CoreSnapshot {
                 xoffAdvertised[k] = flow.isAdvertisedXoff(p, q);
                 schemeState[k] = schemeStateName == null ? 0 : mmu.scheme().state(p, q, now);
                 egressPaused[k] = perPriorityQueues && core.isPaused(p, q, now);
+                pfcwdStormed[k] = core.isStormed(p, q);
                 egressPausedNanos[k] = perPriorityQueues ? core.pausedNanos(p, q, now) : 0;
             }
         }
@@ -117,6 +131,8 @@ public final class CoreSnapshot {
         totalUsed = ledger.totalUsed();
         maxBufferBytes = c.maxBufferBytes();
         losslessViolations = mmu.losslessViolations();
+        losslessViolationsObeying = core.losslessViolations(false);
+        losslessViolationsIgnoring = core.losslessViolations(true);
     }
 
     public boolean isLossless(int priority) {
@@ -126,6 +142,15 @@ public final class CoreSnapshot {
     /** Drops of frames from {@code (port, priority)} for {@code verdict} (a {@code Verdict.DROP_*}). */
     public long drops(int port, int priority, int verdict) {
         return counters.drops(port, priority, verdict);
+    }
+
+    /** Lossless frames from {@code port} dropped at admission, every priority. */
+    public long losslessDrops(int port) {
+        long n = 0;
+        for (int q = 0; q < PRIORITIES; q++) {
+            n += counters.losslessDrops[port * PRIORITIES + q];
+        }
+        return n;
     }
 
     public long parseErrors(int port, ParseError error) {

@@ -91,6 +91,11 @@ public final class PauseTimers {
         return until[port * PRIORITIES + priority];
     }
 
+    /** When the current pause episode of {@code (port, priority)} began (the last one's start when it is not paused). */
+    public long pausedSince(int port, int priority) {
+        return since[port * PRIORITIES + priority];
+    }
+
     /** Nanoseconds {@code (port, priority)} has spent paused up to {@code now}. */
     public long pausedNanos(int port, int priority, long now) {
         int k = port * PRIORITIES + priority;

@@ -29,6 +29,8 @@ final class PfcLink implements LinkControl {
     private final long[] refreshNanos;
     private final int[] quantaScratch = new int[PRIORITIES];
     private FlowControl flowControl;
+    /** The PFC watchdog, or null: its stormed queues ignore the neighbour's pauses. */
+    private PfcWatchdog watchdog;
 
     PfcLink(long[] speedBps, int pauseQuanta, SwitchCounters counters, DeadlineHeap timers, int timerBase) {
         this.ports = speedBps.length;
@@ -41,6 +43,15 @@ final class PfcLink implements LinkControl {
         for (int p = 0; p < ports; p++) {
             refreshNanos[p] = Math.max(1, MacControl.quantaToNanos(pauseQuanta, speedBps[p]) / 2);
         }
+    }
+
+    /** The pause state received PFC frames set (the watchdog reads it). */
+    PauseTimers pauses() {
+        return pauses;
+    }
+
+    void watchdog(PfcWatchdog w) {
+        this.watchdog = w;
     }
 
     /** Where the MMU reports XOFF/XON transitions. */
@@ -91,13 +102,25 @@ final class PfcLink implements LinkControl {
                 quantaScratch[p] = quanta;
                 (quanta == 0 ? counters.pfcXonRx : counters.pfcXoffRx)[port * PRIORITIES + p]++;
             }
-            return pauses.applyPfc(port, classEnable, quantaScratch, now) != 0 ? RESUMED : CONSUMED;
+            int resumed = pauses.applyPfc(port, classEnable, quantaScratch, now);
+            if (watchdog != null) {
+                for (int v = classEnable; v != 0; v &= v - 1) {
+                    int p = Integer.numberOfTrailingZeros(v);
+                    if (quantaScratch[p] != 0) {
+                        watchdog.onPauseFrame(port, p, now);
+                    }
+                }
+            }
+            return resumed != 0 ? RESUMED : CONSUMED;
         }
         if (frame.kind() == FrameKind.PAUSE) {
             counters.pauseFramesRx[port]++;
             boolean resumed = false;
             for (int p = 0; p < PRIORITIES; p++) {
                 resumed |= pauses.apply(port, p, frame.pauseQuanta(), now);
+                if (watchdog != null && frame.pauseQuanta() != 0) {
+                    watchdog.onPauseFrame(port, p, now);
+                }
             }
             return resumed ? RESUMED : CONSUMED;
         }
@@ -107,6 +130,9 @@ final class PfcLink implements LinkControl {
 
     @Override
     public int pausedMask(int port, int candidates, long now) {
+        if (watchdog != null) {
+            candidates &= ~watchdog.stormedMask[port];      // a stormed queue no longer obeys its neighbour
+        }
         return pauses.pausedMask(port, candidates, now);
     }
 
@@ -136,10 +162,16 @@ final class PfcLink implements LinkControl {
         int length = emitter.write(port, advertised, bytes, offset, srcMac);
         counters.pfcFramesTx[port]++;
         for (int v = advertised; v != 0; v &= v - 1) {
-            counters.pfcXoffTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+            int k = port * PRIORITIES + Integer.numberOfTrailingZeros(v);
+            counters.pfcXoffTx[k]++;
+            if (counters.xoffSentSince[k] < 0) {
+                counters.xoffSentSince[k] = now;
+            }
         }
         for (int v = resumed; v != 0; v &= v - 1) {
-            counters.pfcXonTx[port * PRIORITIES + Integer.numberOfTrailingZeros(v)]++;
+            int k = port * PRIORITIES + Integer.numberOfTrailingZeros(v);
+            counters.pfcXonTx[k]++;
+            counters.xoffSentSince[k] = -1;
         }
         if (advertised != 0) {
             timers.set(timerBase + port, now + refreshNanos[port]);

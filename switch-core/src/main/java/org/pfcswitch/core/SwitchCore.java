@@ -64,7 +64,7 @@ public final class SwitchCore {
     private final PacketSlots slots = new PacketSlots(1024);
     private final EgressQueues queues;
     private final EgressScheduler scheduler;
-    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer. */
+    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer, {@code 2 * ports} the watchdog's poll. */
     private final DeadlineHeap timers;
     private final SwitchCounters counters;
     private final long[] speedBps;
@@ -76,6 +76,12 @@ public final class SwitchCore {
     /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
     private final boolean shaped;
     private final ParsedFrame parsed = new ParsedFrame();
+    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    private PfcWatchdog watchdog;
+    /** The MMU's lossless priorities (follows {@link #changeMmu}). */
+    private int losslessMask;
+    /** By ingress port: the sender there does not obey PFC ({@link CoreConfig#senderIgnoresPfc}). */
+    private final boolean[] senderIgnoresPfc;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -96,7 +102,7 @@ public final class SwitchCore {
             speedBps[p] = config.speedBps(p);
             portMac[p] = config.portMac(p);
         }
-        this.timers = new DeadlineHeap(2 * ports);
+        this.timers = new DeadlineHeap(2 * ports + 1);
         this.counters = new SwitchCounters(ports);
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
@@ -112,6 +118,10 @@ public final class SwitchCore {
         } else {
             this.pfcLink = pfcLink;
             this.link = pfcLink.attach(mmu.flowControl());
+            if (config.pfcwd() != null) {
+                watchdog = new PfcWatchdog(config.pfcwd(), ports, pfcLink.pauses(), timers, 2 * ports, counters);
+                pfcLink.watchdog(watchdog);
+            }
             this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         this.classifier = config.classifier();
@@ -126,6 +136,8 @@ public final class SwitchCore {
         this.lastLineNanos = new long[ports];
         Arrays.fill(lastLength, -1);
         this.shaped = config.shaped();
+        this.losslessMask = config.mmu().losslessPriorityMask();
+        this.senderIgnoresPfc = config.senderIgnoresPfc();
     }
 
     // ------------------------------------------------------------------ driver entry points
@@ -163,9 +175,11 @@ public final class SwitchCore {
                 // No cancel first: serve always ends by setting or cancelling this port's line timer,
                 // and moving it down from the top is one sift where cancel-then-set is three.
                 serve(id, now);
-            } else {
+            } else if (id < 2 * ports) {
                 timers.cancel(id);
                 link.onTimer(id - ports, now);
+            } else {
+                pollWatchdog(now);
             }
         }
         sendOwedControlFrames(now);
@@ -237,10 +251,18 @@ public final class SwitchCore {
      * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
      */
     private void admit(int inPort, int priority, int outPort, long handle, int length, short ipv4Offset, long now) {
+        if (watchdog != null && watchdog.drops(outPort, priority)) {
+            counters.pfcwdDrops[outPort * PRIORITIES + priority]++;     // a stormed queue, action drop
+            allocator.free(handle);
+            return;
+        }
         int queue = link.queueFor(parsed, priority, outPort, now);
         int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
+            if ((losslessMask >>> priority & 1) != 0) {
+                recordLosslessDrop(inPort, priority, verdict, now);
+            }
             allocator.free(handle);
             return;
         }
@@ -257,6 +279,101 @@ public final class SwitchCore {
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
         serve(outPort, now);
+    }
+
+    /** A lossless frame from {@code (inPort, priority)} was dropped: counted, and what the drop says about its cause kept. */
+    private void recordLosslessDrop(int inPort, int priority, int verdict, long now) {
+        int k = inPort * PRIORITIES + priority;
+        counters.losslessDrops[k]++;
+        long since = counters.xoffSentSince[k];
+        long after = since < 0 ? -1 : now - since;
+        if (since < 0) {
+            counters.losslessDropsBeforeXoffSent++;
+        } else {
+            counters.losslessDropMaxNanosAfterXoff = Math.max(counters.losslessDropMaxNanosAfterXoff, after);
+        }
+        counters.lastLosslessDropPort = inPort;
+        counters.lastLosslessDropPriority = priority;
+        counters.lastLosslessDropVerdict = verdict;
+        counters.lastLosslessDropAt = now;
+        counters.lastLosslessDropIngressBytes = mmu.ledger().ingressBytes(k);
+        counters.lastLosslessDropHeadroomBytes = mmu.ledger().ingressHeadroom(k);
+        counters.lastLosslessDropNanosAfterXoff = after;
+    }
+
+    // ------------------------------------------------------------------ PFC watchdog
+
+    /** The watchdog's poll: a queue newly stormed under action drop loses what it holds; every changed port is served. */
+    private void pollWatchdog(long now) {
+        if (!watchdog.poll(now)) {
+            return;
+        }
+        boolean drop = watchdog.config().action() == PfcWatchdogConfig.Action.DROP;
+        for (int port = 0; port < ports; port++) {
+            if (watchdog.changed[port] == 0) {
+                continue;
+            }
+            if (drop) {
+                for (int v = watchdog.stormedNow[port]; v != 0; v &= v - 1) {
+                    dropQueue(port, Integer.numberOfTrailingZeros(v), now);
+                }
+            }
+            serve(port, now);
+        }
+    }
+
+    /** Drops every frame of egress queue {@code (port, queue)} (a stormed queue under action drop), released from the MMU. */
+    private void dropQueue(int port, int queue, long now) {
+        counters.pfcwdDrops[port * PRIORITIES + queue] += emptyQueue(port, queue, now);
+    }
+
+    /**
+     * Frees every frame of egress queue {@code (port, queue)}, released from the MMU and the link
+     * control as if it had left: a stormed queue under action drop, or shutdown.
+     *
+     * @return frames freed
+     */
+    private int emptyQueue(int port, int queue, long now) {
+        int n = 0;
+        while (queues.frames(port, queue) > 0) {
+            int slot = queues.peek(port, queue);
+            int length = slots.length[slot];
+            queues.pop(port, queue, length);
+            scheduler.onDequeued(port, queue, length, queues.frames(port, queue) == 0);
+            int priority = slots.priority[slot];
+            mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+            long handle = slots.handle[slot];
+            link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
+            slots.release(slot);
+            allocator.free(handle);
+            n++;
+        }
+        return n;
+    }
+
+    /** Where the watchdog reports storms and restorations (on the thread that owns the core); null for none. */
+    public void pfcWatchdogListener(PfcWatchdogListener listener) {
+        if (watchdog != null) {
+            watchdog.listener(listener);
+        }
+    }
+
+    /**
+     * The watchdog's storms and restorations as a ring another thread drains (the live switch logs
+     * them from its main thread), or null when the watchdog is off.
+     */
+    public PfcWatchdogEvents pfcWatchdogEvents() {
+        return watchdog == null ? null : watchdog.events;
+    }
+
+    /** The watchdog's settings, or null when it is off. */
+    public PfcWatchdogConfig pfcWatchdog() {
+        return watchdog == null ? null : watchdog.config();
+    }
+
+    /** Whether the watchdog has declared egress queue {@code (port, priority)} stormed. */
+    public boolean isStormed(int port, int priority) {
+        return watchdog != null && watchdog.isStormed(port, priority);
     }
 
     // ------------------------------------------------------------------ transmit path
@@ -411,18 +528,7 @@ public final class SwitchCore {
         int discarded = 0;
         for (int port = 0; port < ports; port++) {
             for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
-                while (queues.frames(port, queue) > 0) {
-                    int slot = queues.peek(port, queue);
-                    int length = slots.length[slot];
-                    queues.pop(port, queue, length);
-                    int priority = slots.priority[slot];
-                    mmu.release(slots.inPort[slot], priority, port, priority, length, now);
-                    long handle = slots.handle[slot];
-                    link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
-                    slots.release(slot);
-                    allocator.free(handle);
-                    discarded++;
-                }
+                discarded += emptyQueue(port, queue, now);
             }
         }
         return discarded;
@@ -458,6 +564,7 @@ public final class SwitchCore {
         Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random);   // throws on bad parameters: nothing changed yet
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
+        losslessMask = next.losslessPriorityMask();
         for (int port = 0; port < ports; port++) {
             for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
                 int n = queues.frames(port, queue);
@@ -538,6 +645,29 @@ public final class SwitchCore {
     /** Control frames {@code port} sent that paused its upstream neighbour (PFC XOFF or BFC PAUSE frames). */
     public long pauseFramesSent(int port) {
         return link.pauseFramesSent(port);
+    }
+
+    /** Whether the sender behind {@code port} ignores the PFC frames the switch sends it ({@link CoreConfig#senderIgnoresPfc}). */
+    public boolean senderIgnoresPfc(int port) {
+        return senderIgnoresPfc[port];
+    }
+
+    /**
+     * Lossless frames dropped at admission since the core started (across MMU changes, unlike
+     * {@link Mmu#losslessViolations}), from senders that ignore PFC ({@code ignoring}) or from
+     * senders that obey it. A violation of an obeying sender's frame is the switch's fault (headroom
+     * too small, a scheme that pauses too late); one of an ignoring sender's is not.
+     */
+    public long losslessViolations(boolean ignoring) {
+        long n = 0;
+        for (int port = 0; port < ports; port++) {
+            if (senderIgnoresPfc[port] == ignoring) {
+                for (int q = 0; q < PRIORITIES; q++) {
+                    n += counters.losslessDrops[port * PRIORITIES + q];
+                }
+            }
+        }
+        return n;
     }
 
     /** When the frame now on {@code port}'s line has left it (in the past when the line is idle). */

@@ -24,6 +24,36 @@ public final class SwitchCounters {
     public final long[] txBytes;
     /** Frames dropped at admission, by {@code ((ingress port * 8 + priority) * 4 + Verdict.dropIndex)}. */
     public final long[] drops;
+    /**
+     * Lossless frames dropped at admission (a lossless violation), by (ingress port, priority): the
+     * ingress port says whose frame it was, so a violation can be put on a sender that obeys PFC or
+     * one that does not ({@link SwitchCore#losslessViolations(boolean)}).
+     */
+    public final long[] losslessDrops;
+    /**
+     * By (ingress port, priority): when the first PFC frame of the current XOFF episode went out
+     * (the switch asked the sender to stop), or -1 outside an episode (an XON ended it).
+     */
+    public final long[] xoffSentSince;
+    /**
+     * Diagnosis of lossless drops (what a drop tells about its cause): drops that came before any XOFF
+     * frame of the episode had gone out (the scheme paused too late, or not at all), the longest time
+     * between the episode's first XOFF frame and a drop (how long the sender kept sending after being
+     * told to stop), and the last drop's port, priority, time, reason, queue bytes and headroom bytes.
+     */
+    public long losslessDropsBeforeXoffSent;
+    public long losslessDropMaxNanosAfterXoff = -1;
+    public int lastLosslessDropPort = -1;
+    public int lastLosslessDropPriority;
+    public int lastLosslessDropVerdict;
+    public long lastLosslessDropAt;
+    public long lastLosslessDropIngressBytes;
+    public long lastLosslessDropHeadroomBytes;
+    public long lastLosslessDropNanosAfterXoff;
+    /** PFC watchdog, by (egress port, priority): storms declared, restorations, frames dropped while stormed (action drop). */
+    public final long[] pfcwdStorms;
+    public final long[] pfcwdRestorations;
+    public final long[] pfcwdDrops;
     /** PFC frames received and sent, by port (one frame may carry several priorities). */
     public final long[] pfcFramesRx;
     public final long[] pfcFramesTx;
@@ -82,6 +112,12 @@ public final class SwitchCounters {
         txFrames = new long[keys];
         txBytes = new long[keys];
         drops = new long[keys * Verdict.DROP_REASONS];
+        losslessDrops = new long[keys];
+        xoffSentSince = new long[keys];
+        java.util.Arrays.fill(xoffSentSince, -1);
+        pfcwdStorms = new long[keys];
+        pfcwdRestorations = new long[keys];
+        pfcwdDrops = new long[keys];
         pfcFramesRx = new long[ports];
         pfcFramesTx = new long[ports];
         pfcXoffRx = new long[keys];
@@ -123,6 +159,11 @@ public final class SwitchCounters {
         System.arraycopy(from.txFrames, 0, txFrames, 0, txFrames.length);
         System.arraycopy(from.txBytes, 0, txBytes, 0, txBytes.length);
         System.arraycopy(from.drops, 0, drops, 0, drops.length);
+        System.arraycopy(from.losslessDrops, 0, losslessDrops, 0, losslessDrops.length);
+        System.arraycopy(from.xoffSentSince, 0, xoffSentSince, 0, xoffSentSince.length);
+        System.arraycopy(from.pfcwdStorms, 0, pfcwdStorms, 0, pfcwdStorms.length);
+        System.arraycopy(from.pfcwdRestorations, 0, pfcwdRestorations, 0, pfcwdRestorations.length);
+        System.arraycopy(from.pfcwdDrops, 0, pfcwdDrops, 0, pfcwdDrops.length);
         System.arraycopy(from.pfcFramesRx, 0, pfcFramesRx, 0, pfcFramesRx.length);
         System.arraycopy(from.pfcFramesTx, 0, pfcFramesTx, 0, pfcFramesTx.length);
         System.arraycopy(from.pfcXoffRx, 0, pfcXoffRx, 0, pfcXoffRx.length);
@@ -147,6 +188,15 @@ public final class SwitchCounters {
         System.arraycopy(from.malformed, 0, malformed, 0, malformed.length);
         System.arraycopy(from.parseErrors, 0, parseErrors, 0, parseErrors.length);
         System.arraycopy(from.floodNoBuffer, 0, floodNoBuffer, 0, floodNoBuffer.length);
+        losslessDropsBeforeXoffSent = from.losslessDropsBeforeXoffSent;
+        losslessDropMaxNanosAfterXoff = from.losslessDropMaxNanosAfterXoff;
+        lastLosslessDropPort = from.lastLosslessDropPort;
+        lastLosslessDropPriority = from.lastLosslessDropPriority;
+        lastLosslessDropVerdict = from.lastLosslessDropVerdict;
+        lastLosslessDropAt = from.lastLosslessDropAt;
+        lastLosslessDropIngressBytes = from.lastLosslessDropIngressBytes;
+        lastLosslessDropHeadroomBytes = from.lastLosslessDropHeadroomBytes;
+        lastLosslessDropNanosAfterXoff = from.lastLosslessDropNanosAfterXoff;
         maxBufferBytes = from.maxBufferBytes;
     }
 

@@ -50,6 +50,47 @@ class AllocationFreeTest {
     }
 
     /**
+     * The same with the PFC watchdog on (action drop, detection 50 us, restoration 100 us, poll 10 us):
+     * the output's neighbour pauses priority 3 without a break for 30 downstream events (about 2.5 ms),
+     * then stays silent for 30, over and over, so storms are declared, queues dropped and restored
+     * throughout the measured run.
+     */
+    @Test
+    void pfcWatchdogStormsAndRestorationsAllocateNothing() {
+        CoreConfig config = Configs.core(Configs.mmu(4, "dt").build()).pauseQuanta(200)
+                .pfcwd(new PfcWatchdogConfig(50_000, 100_000, PfcWatchdogConfig.Action.DROP, 10_000)).build();
+        CoreRig rig = new CoreRig(config, 1 << 14, false);
+        MemorySegment[] templates = new MemorySegment[3];
+        RoceFrameBuilder b = new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(1000);
+        for (int in = 0; in < 3; in++) {
+            b.macs(Configs.host(OUT), Configs.host(in)).destQp(in);
+            templates[in] = MemorySegment.ofArray(new byte[b.frameLength()]);
+            b.write(templates[in], 0);
+        }
+        int[] events = {0};
+        Upstream upstream = new Upstream() {
+            @Override public boolean holdsOff(int in) { return rig.core.mmu().flowControl().isAdvertisedXoff(in, 3); }
+            @Override public void downstreamEvent(long now) {
+                if (events[0]++ % 60 < 30) {
+                    rig.receivePfc(OUT, 1 << 3, 65535, now);
+                }
+            }
+        };
+        long[] clock = {0};
+        drive(rig, templates, upstream, clock, 300_000);
+        SwitchCounters c = rig.core.counters();
+        long storms = c.pfcwdStorms[OUT * 8 + 3];
+        long restorations = c.pfcwdRestorations[OUT * 8 + 3];
+        long drops = c.pfcwdDrops[OUT * 8 + 3];
+        long allocated = allocatedBy(() -> drive(rig, templates, upstream, clock, 600_000));
+
+        assertTrue(c.pfcwdStorms[OUT * 8 + 3] > storms, "storms were declared in the measured run");
+        assertTrue(c.pfcwdRestorations[OUT * 8 + 3] > restorations, "and restored");
+        assertTrue(c.pfcwdDrops[OUT * 8 + 3] > drops, "stormed frames were dropped");
+        assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 600,000 arrival slots");
+    }
+
+    /**
      * The same under BFC: each sender's frames carry the shim naming its upstream queue, a sender
      * holds off while the core's pause counter for that queue is set (an ideal upstream), and every
      * 1000 frames the downstream pauses and later resumes one of the output's flow queues.

@@ -21,5 +21,8 @@ public interface Hosts {
 
     RoceHost host(int i);
 
+    /** The event loop the hosts run on (virtual or real time), for generators that act at their own times. */
+    EventLoop loop();
+
     int hosts();
 }

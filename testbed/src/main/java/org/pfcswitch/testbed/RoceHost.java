@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 import org.pfcswitch.codec.Bfc;
+import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.Ipv4;
@@ -75,6 +76,7 @@ public final class RoceHost implements Node {
     private long framesSent;
     private long framesReceived;
     private long pfcFramesReceived;
+    private long pfcFramesSent;
     private long foreignFrames;
     private long malformedFrames;
     private long pauseFramesReceived;
@@ -96,6 +98,7 @@ public final class RoceHost implements Node {
     private RoceHost[] clones = new RoceHost[0];    // the clone ports replaying this host, in order
     private MemorySegment skipped;                  // SKIP: where a skipped copy is written and dropped
     private long framesSkipped;
+    private boolean ignoresPfc;                     // a NIC that ignores PFC and PAUSE (counted, never obeyed)
 
     RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
              DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority, boolean bfcNic) {
@@ -130,6 +133,16 @@ public final class RoceHost implements Node {
         clonePfc = mode;
         source.clones = Arrays.copyOf(source.clones, source.clones.length + 1);
         source.clones[source.clones.length - 1] = this;
+    }
+
+    /** Makes this host's NIC ignore the PFC and PAUSE frames it receives (before the run). */
+    void ignorePfc(boolean ignore) {
+        ignoresPfc = ignore;
+    }
+
+    /** Whether this host's NIC ignores PFC ({@link Testbed.Builder#ignoresPfc}). */
+    public boolean ignoresPfc() {
+        return ignoresPfc;
     }
 
     public void observe(HostObserver o) {
@@ -269,6 +282,26 @@ public final class RoceHost implements Node {
         wakeAt(lineFreeAt);
     }
 
+    /**
+     * Sends an 802.1Qbb PFC frame to the switch: every priority of {@code classEnable} paused for
+     * {@code quanta} (0 = resume). It goes with the ACKs and CNPs, ahead of data (a NIC's MAC sends
+     * PFC at once; here it waits for a frame already on the line). What a stuck NIC's pause storm
+     * is made of ({@link PfcStorm}).
+     */
+    public void sendPfc(int classEnable, int quanta, long now) {
+        long handle = slab.allocateOrFail(Ethernet.MIN_FRAME_BYTES);
+        int length = MacControl.writePfc(slab.bytes(), slab.offset(handle), mac, classEnable, quanta);
+        if (controlCount == controlHandle.length) {
+            growControlRing();
+        }
+        int tail = (controlHead + controlCount) % controlHandle.length;
+        controlHandle[tail] = handle;
+        controlLength[tail] = length;
+        controlCount++;
+        pfcFramesSent++;
+        transmit(now);
+    }
+
     /** Builds a CNP or ACK for flow {@code f} back to its sender and queues it ahead of data. */
     private void queueControl(Flow f, int opcode, int psn, long now) {
         RoceHost to = senderOf(f);
@@ -378,6 +411,9 @@ public final class RoceHost implements Node {
             firstPauseAt = now;
         }
         observer.onPfc(index, classEnable, quanta, now);
+        if (ignoresPfc) {
+            return;                                     // counted, never obeyed
+        }
         if (pause.applyPfc(0, classEnable, quanta, now) != 0 && cloneSource == null) {
             transmit(now);
         }
@@ -392,6 +428,9 @@ public final class RoceHost implements Node {
             firstPauseAt = now;
         }
         observer.onPfc(index, ALL_PRIORITIES, quanta, now);
+        if (ignoresPfc) {
+            return;
+        }
         if (pause.applyPfc(0, ALL_PRIORITIES, quanta, now) != 0 && cloneSource == null) {
             transmit(now);
         }
@@ -479,6 +518,8 @@ public final class RoceHost implements Node {
     public long framesSent() { return framesSent; }
     public long framesReceived() { return framesReceived; }
     public long pfcFramesReceived() { return pfcFramesReceived; }
+    /** PFC frames this host sent ({@link #sendPfc}). */
+    public long pfcFramesSent() { return pfcFramesSent; }
     public long foreignFrames() { return foreignFrames; }
     /** Frames that did not parse (truncated, bad lengths, an unknown MAC-control opcode): counted and dropped. */
     public long malformedFrames() { return malformedFrames; }

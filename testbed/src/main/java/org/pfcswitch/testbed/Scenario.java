@@ -3,6 +3,7 @@ package org.pfcswitch.testbed;
 import java.util.List;
 
 import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.PfcWatchdogConfig;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**
@@ -29,19 +30,34 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param topology        one switch ({@link Topology#SINGLE_SWITCH}) or a leaf-spine; every switch gets
  *                        the {@code mmu} settings
  * @param fctByTraffic    whether reports also show the FCT bins of each traffic on its own (e.g. per host group)
+ * @param pfcwd           the switches' PFC watchdog, or null (off)
  */
 public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
                        int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
                        long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
-                       long seed, Topology topology, boolean fctByTraffic) {
+                       long seed, Topology topology, boolean fctByTraffic, PfcWatchdogConfig pfcwd) {
+
+    /** Without a PFC watchdog. */
+    public Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
+                    int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
+                    long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
+                    long seed, Topology topology, boolean fctByTraffic) {
+        this(name, mmu, pauseQuanta, hosts, dcqcn, payloadMtu, traffic, durationNanos, measureFromNanos, measureToNanos,
+                sampleNanos, reportPorts, fctBinEdges, seed, topology, fctByTraffic, null);
+    }
 
     /**
      * One host and its link to the switch; with {@code cloneOf >= 0} a clone port that replays host
-     * {@code cloneOf}'s data frames and treats a PAUSE per {@code clonePfc} ({@link Testbed.Builder#cloneOf}).
+     * {@code cloneOf}'s data frames and treats a PAUSE per {@code clonePfc} ({@link Testbed.Builder#cloneOf}); with
+     * {@code ignoresPfc} a host whose NIC ignores the PFC and PAUSE frames the switch sends it (counted, never obeyed).
      */
-    public record Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc) {
+    public record Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc, boolean ignoresPfc) {
         public Host(String name, long rateBps, long delayNanos) {
-            this(name, rateBps, delayNanos, -1, ClonePfc.IGNORE);
+            this(name, rateBps, delayNanos, -1, ClonePfc.IGNORE, false);
+        }
+
+        public Host(String name, long rateBps, long delayNanos, int cloneOf, ClonePfc clonePfc) {
+            this(name, rateBps, delayNanos, cloneOf, clonePfc, false);
         }
     }
 

@@ -107,6 +107,21 @@ public final class ScenarioRunner {
     }
 
     private static SchemeResult runOn(Testbed tb, Scenario s, String scheme, Progress progress) {
+        List<SchemeResult.Pfcwd.Event> wdEvents = new ArrayList<>();
+        for (int sw = 0; sw < tb.switches(); sw++) {
+            int index = sw;
+            tb.core(sw).pfcWatchdogListener(new org.pfcswitch.core.PfcWatchdogListener() {
+                @Override
+                public void onStorm(int port, int priority, long pausedNanos, long now) {
+                    wdEvents.add(new SchemeResult.Pfcwd.Event("storm", index, port, priority, now, pausedNanos));
+                }
+
+                @Override
+                public void onRestore(int port, int priority, long stormedNanos, long now) {
+                    wdEvents.add(new SchemeResult.Pfcwd.Event("restore", index, port, priority, now, stormedNanos));
+                }
+            });
+        }
         SplittableRandom seeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
         List<Traffic> traffic = new ArrayList<>();
         for (Scenario.TrafficSpec spec : s.traffic()) {
@@ -166,7 +181,7 @@ public final class ScenarioRunner {
                 xoffEdges[p] += s.mmu().isLossless(prio) ? tb.coreOf(p).mmu().flowControl().xoffCount(tb.portOf(p), prio) : 0;
             }
             RoceHost h = tb.host(p);
-            boolean holdsNothing = h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
+            boolean holdsNothing = h.ignoresPfc() || h.cloneSource() >= 0 && h.clonePfc() == ClonePfc.IGNORE;   // a PAUSE stops nothing there
             pausedNanos[p] = holdsNothing ? 0 : h.pausedNanos(end);
             firstPause[p] = h.firstPauseNanos();
             if (firstPause[p] >= 0 && (first < 0 || firstPause[p] < first)) {
@@ -176,16 +191,26 @@ public final class ScenarioRunner {
         }
         long[] fabricPauses = new long[tb.switches() > 1 ? tb.switches() : 0];
         long violations = 0;
+        long violationsIgnoring = 0;
+        long violationsObeying = 0;
         long drops = 0;
         long maxBuffer = 0;
+        long storms = 0;
+        long restorations = 0;
+        long wdDrops = 0;
         for (int sw = 0; sw < tb.switches(); sw++) {
             SwitchCounters c = tb.core(sw).counters();
+            storms += sumOf(c.pfcwdStorms);
+            restorations += sumOf(c.pfcwdRestorations);
+            wdDrops += sumOf(c.pfcwdDrops);
             for (int port = 0; port < tb.core(sw).ports(); port++) {
                 if (!tb.isHostPort(sw, port)) {
                     fabricPauses[sw] += tb.core(sw).pauseFramesSent(port);
                 }
             }
             violations += tb.core(sw).mmu().losslessViolations();
+            violationsIgnoring += tb.core(sw).losslessViolations(true);
+            violationsObeying += tb.core(sw).losslessViolations(false);
             drops += c.totalDrops();
             maxBuffer = Math.max(maxBuffer, c.maxBufferBytes());
         }
@@ -208,8 +233,9 @@ public final class ScenarioRunner {
         }
         return new SchemeResult(scheme, pauses, xoffEdges, fabricPauses, pausedNanos, first, firstPause, throughput, fct.length,
                 started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, byTraffic, violations,
-                drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
-                new SchemeResult.Series(times, report, queue, paused, thr), rec);
+                violationsObeying, violationsIgnoring, drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
+                new SchemeResult.Series(times, report, queue, paused, thr), rec,
+                s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents));
     }
 
     /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
@@ -219,15 +245,24 @@ public final class ScenarioRunner {
                 ? Testbed.leafSpine(topo.leaves(), topo.spines(), topo.hostsPerLeaf())
                         .fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
-                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()));
+                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()));
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());
             if (h.cloneOf() >= 0) {
                 b.cloneOf(i, h.cloneOf(), h.clonePfc());
             }
+            b.ignoresPfc(i, h.ignoresPfc());
         }
         return b.build();
+    }
+
+    private static long sumOf(long[] values) {
+        long n = 0;
+        for (long v : values) {
+            n += v;
+        }
+        return n;
     }
 
     private static void receivedBytes(Testbed tb, List<Traffic> traffic, long[] into) {

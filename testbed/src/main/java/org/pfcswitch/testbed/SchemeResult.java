@@ -28,20 +28,39 @@ import org.pfcswitch.core.ClonePfc;
  * @param bins               FCT statistics by flow-size bin
  * @param binsByTraffic      the same per traffic (scenario order), over that generator's flows only
  * @param losslessViolations lossless frames the MMU could not place (all switches)
+ * @param losslessViolationsObeying  of those, frames whose sender obeys PFC (a host, a switch, a clone with
+ *                           {@code pfc: skip}): the switch's fault, never expected
+ * @param losslessViolationsIgnoring of those, frames from a sender that ignores PFC (a clone with {@code pfc: ignore}):
+ *                           no scheme can promise them
  * @param drops              frames dropped at admission (any class, all switches)
  * @param maxBufferBytes     most bytes the shared buffer ever held (the fullest switch's)
  * @param cnpsSent           CNPs the receivers sent
  * @param events             events the loop ran (the packet-event count of the speed figures)
  * @param series             the time series
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
+ * @param pfcwd              what the PFC watchdog did (all switches), or null when the scenario has none
  */
 public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long[] fabricPausesBySwitch,
                            long[] pausedNanosByPort, long firstPauseNanos,
                            long[] firstPauseByPort, double[] throughputBps, int flowsCompleted, int flowsStarted,
                            long fctP50Nanos, long fctP99Nanos, List<Bin> bins, List<TrafficBins> binsByTraffic,
-                           long losslessViolations, long drops,
+                           long losslessViolations, long losslessViolationsObeying,
+                           long losslessViolationsIgnoring, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
-                           FlowRecords flows) {
+                           FlowRecords flows, Pfcwd pfcwd) {
+
+    /**
+     * The PFC watchdog's work in a run: storms declared, restorations, frames dropped in stormed
+     * queues, and every event in order ({@code switchIndex}, egress port, priority, time).
+     */
+    public record Pfcwd(long storms, long restorations, long droppedFrames, List<Event> events) {
+        public Pfcwd {
+            events = List.copyOf(events);
+        }
+
+        /** {@code kind} storm or restore; {@code durationNanos}: paused that long before the storm / stormed that long before the restoration. */
+        public record Event(String kind, int switchIndex, int port, int priority, long atNanos, long durationNanos) {}
+    }
 
     /**
      * FCT statistics of the completed flows with {@code lowBytes <= size < highBytes}; {@code started}

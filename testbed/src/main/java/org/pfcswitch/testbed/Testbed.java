@@ -269,6 +269,7 @@ public final class Testbed implements Hosts {
         private DcqcnConfig dcqcn = DcqcnConfig.none();
         private int controlPriority = 6;
         private final int[] cloneSource;
+        private final boolean[] ignoresPfc;
         private final ClonePfc[] clonePfc;
 
         private Builder(int hosts, Fabric fabric) {
@@ -281,6 +282,7 @@ public final class Testbed implements Hosts {
             delayNanos = new long[hosts];
             cloneSource = new int[hosts];
             Arrays.fill(cloneSource, -1);
+            ignoresPfc = new boolean[hosts];
             clonePfc = new ClonePfc[hosts];
             links(100_000_000_000L, 1_000);
         }
@@ -312,6 +314,12 @@ public final class Testbed implements Hosts {
          * to the clone port is handled per {@code pfc}. A clone sends no flows of its own and receives
          * none; control frames the source sends (ACKs, CNPs) are not replayed.
          */
+        /** Host {@code host}'s NIC ignores the PFC and PAUSE frames the switch sends it (a sender that does not obey PFC). */
+        public Builder ignoresPfc(int host, boolean ignores) {
+            ignoresPfc[host] = ignores;
+            return this;
+        }
+
         public Builder cloneOf(int clone, int source, ClonePfc pfc) {
             if (clone < 0 || clone >= hostCount || source < 0 || source >= hostCount || clone == source) {
                 throw new IllegalArgumentException("cloneOf: hosts must be two different indexes 0.." + (hostCount - 1)
@@ -382,6 +390,8 @@ public final class Testbed implements Hosts {
                 long mac = hostMac(i);
                 macs.add(mac);
                 cb.staticMac(mac, i);
+                // a clone with pfc: ignore has no sender behind it that a PAUSE could stop
+                cb.senderIgnoresPfc(i, ignoresPfc[i] || cloneSource[i] >= 0 && clonePfc[i] == ClonePfc.IGNORE);
             }
             coreSettings.accept(cb);
             CoreConfig coreConfig = cb.build();
@@ -415,6 +425,7 @@ public final class Testbed implements Hosts {
                 if (cloneSource[i] >= 0) {
                     hosts[i].cloneOf(hosts[cloneSource[i]], clonePfc[i]);
                 }
+                hosts[i].ignorePfc(ignoresPfc[i]);
             }
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
@@ -457,6 +468,7 @@ public final class Testbed implements Hosts {
                 for (int h = 0; h < hostCount; h++) {
                     if (h / perLeaf == l) {
                         cb.staticMac(hostMac(h), h - first);
+                        cb.senderIgnoresPfc(h - first, ignoresPfc[h]);
                     } else {
                         cb.ecmpGroup(hostMac(h), uplinks);
                     }
@@ -513,8 +525,9 @@ public final class Testbed implements Hosts {
                 hosts[i].attach(hostNode[i], new Wire(loop, nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
                 nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
-            for (RoceHost h : hosts) {
-                h.peers(hosts);
+            for (int i = 0; i < hostCount; i++) {
+                hosts[i].peers(hosts);
+                hosts[i].ignorePfc(ignoresPfc[i]);
             }
             return new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
                     payloadMtu, table, listeners, dcqcn, delayNanos.clone());

@@ -21,7 +21,7 @@ import org.pfcswitch.mmu.Verdict;
 public final class StatusViews {
 
     /** The views {@code show} offers, in the order of its help. */
-    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme");
+    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme", "pfcwd");
 
     private static final int[] DROP_VERDICTS = {Verdict.DROP_LOSSY_THRESHOLD, Verdict.DROP_BUFFER_FULL,
             Verdict.DROP_LOSSLESS_VIOLATION, Verdict.DROP_EGRESS_LIMIT};
@@ -47,6 +47,7 @@ public final class StatusViews {
             case "buffer" -> bufferJson(j);
             case "pfc" -> pfcJson(j);
             case "scheme" -> schemeJson(j);
+            case "pfcwd" -> pfcwdJson(j);
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
         }
         return j.endObject().toString();
@@ -60,6 +61,7 @@ public final class StatusViews {
             case "buffer" -> bufferText();
             case "pfc" -> pfcText();
             case "scheme" -> schemeText();
+            case "pfcwd" -> pfcwdText();
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
         };
     }
@@ -110,7 +112,8 @@ public final class StatusViews {
                     .field("drops", portDrops(p)).field("tx_refused", driver.txRefused(p))
                     .field("pfc_frames_sent", s.counters.pfcFramesTx[p]).field("pfc_frames_received", s.counters.pfcFramesRx[p])
                     .field("pause_frames_received", s.counters.pauseFramesRx[p]).field("malformed", malformed(p))
-                    .field("flooded", s.counters.flooded[p]).field("filtered", s.counters.filtered[p]);
+                    .field("flooded", s.counters.flooded[p]).field("filtered", s.counters.filtered[p])
+                    .field("lossless_drops", s.losslessDrops(p)).field("sender_obeys_pfc", !s.senderIgnoresPfc[p]);
             j.beginObject("parse_errors");
             for (ParseError e : ParseError.values()) {
                 if (e != ParseError.NONE && s.parseErrors(p, e) > 0) {
@@ -154,7 +157,9 @@ public final class StatusViews {
         j.field("size_bytes", s.bufferBytes).beginObject("used_bytes").field("private", s.privateUsed)
                 .field("shared_lossless", s.sharedLosslessUsed).field("shared_lossy", s.sharedLossyUsed)
                 .field("headroom", s.headroomUsed).field("total", s.totalUsed).endObject()
-                .field("max_used_bytes", s.maxBufferBytes).field("lossless_violations", s.losslessViolations);
+                .field("max_used_bytes", s.maxBufferBytes).field("lossless_violations", s.losslessViolations)
+                .field("lossless_violations_obeying", s.losslessViolationsObeying)
+                .field("lossless_violations_ignoring", s.losslessViolationsIgnoring);
     }
 
     private void pfcJson(JsonOutput j) {
@@ -228,6 +233,58 @@ public final class StatusViews {
         j.endArray();
     }
 
+    /**
+     * {@code {"enabled", "detection_seconds", "restoration_seconds", "action", "poll_seconds", "queues": [{port, priority,
+     * stormed, storms, restorations, dropped_frames}]}}: every queue that is stormed or ever was, or paused now.
+     */
+    private void pfcwdJson(JsonOutput j) {
+        j.field("enabled", s.pfcwd != null);
+        if (s.pfcwd != null) {
+            j.field("detection_seconds", s.pfcwd.detectionNanos() / 1e9, 6).field("restoration_seconds",
+                    s.pfcwd.restorationNanos() / 1e9, 6).field("action", s.pfcwd.action().label())
+                    .field("poll_seconds", s.pfcwd.pollNanos() / 1e9, 6);
+        }
+        j.beginArray("queues");
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                int k = p * CoreSnapshot.PRIORITIES + q;
+                if (pfcwdRow(k)) {
+                    j.beginObject().field("port", names.get(p)).field("priority", q).field("stormed", s.pfcwdStormed[k])
+                            .field("egress_paused", s.egressPaused[k]).field("storms", s.counters.pfcwdStorms[k])
+                            .field("restorations", s.counters.pfcwdRestorations[k]).field("dropped_frames", s.counters.pfcwdDrops[k]).endObject();
+                }
+            }
+        }
+        j.endArray();
+    }
+
+    private boolean pfcwdRow(int k) {
+        return s.pfcwdStormed[k] || s.counters.pfcwdStorms[k] > 0 || s.egressPaused[k];
+    }
+
+    private String pfcwdText() {
+        if (s.pfcwd == null) {
+            return "PFC watchdog: off (add pfcwd: {detection: 200ms, restoration: 400ms, action: drop} to the switch config)";
+        }
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+                "PFC watchdog: detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms%n",
+                s.pfcwd.detectionNanos() / 1e6, s.pfcwd.restorationNanos() / 1e6, s.pfcwd.action().label(),
+                s.pfcwd.pollNanos() / 1e6));
+        Table t = new Table("PORT", "PRIO", "STATUS", "STORMS", "RESTORED", "DROPPED");
+        boolean any = false;
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                int k = p * CoreSnapshot.PRIORITIES + q;
+                if (pfcwdRow(k)) {
+                    any = true;
+                    t.row(names.get(p), q, s.pfcwdStormed[k] ? "stormed" : s.egressPaused[k] ? "paused" : "operational",
+                            s.counters.pfcwdStorms[k], s.counters.pfcwdRestorations[k], s.counters.pfcwdDrops[k]);
+                }
+            }
+        }
+        return out.append(any ? t.toString() : "no queue paused or stormed, now or before").toString();
+    }
+
     /** The running scheme's parameter table (from a private MMU of the same configuration: never the worker's). */
     private List<ParameterDoc> parameters() {
         return Mmu.create(mmu, FlowControlListener.NONE).scheme().parameters();
@@ -237,10 +294,11 @@ public final class StatusViews {
 
     private String portsText() {
         Table t = new Table("PORT", "RX_FRAMES", "RX_BYTES", "TX_FRAMES", "TX_BYTES", "DROPS", "TX_REFUSED", "PFC_TX", "PFC_RX",
-                "PAUSE_RX", "MALFORMED");
+                "PAUSE_RX", "MALFORMED", "LOSSLESS_DROPS", "SENDER");
         for (int p = 0; p < s.ports; p++) {
             t.row(names.get(p), sum(s.counters.rxFrames, p), sum(s.counters.rxBytes, p), sum(s.counters.txFrames, p), sum(s.counters.txBytes, p), portDrops(p),
-                    driver.txRefused(p), s.counters.pfcFramesTx[p], s.counters.pfcFramesRx[p], s.counters.pauseFramesRx[p], malformed(p));
+                    driver.txRefused(p), s.counters.pfcFramesTx[p], s.counters.pfcFramesRx[p], s.counters.pauseFramesRx[p], malformed(p),
+                    s.losslessDrops(p), s.senderIgnoresPfc[p] ? "ignores-pfc" : "obeys-pfc");
         }
         return t.toString();
     }
@@ -278,7 +336,9 @@ public final class StatusViews {
         t.row("headroom", s.headroomUsed);
         t.row("total", s.totalUsed);
         t.row("max_used", s.maxBufferBytes);
-        return "scheme " + s.scheme + ", lossless violations " + s.losslessViolations + "\n" + t;
+        return "scheme " + s.scheme + ", lossless violations " + s.losslessViolations + " (since start: "
+                + s.losslessViolationsObeying + " from senders that obey PFC, " + s.losslessViolationsIgnoring
+                + " from senders that ignore it)\n" + t;
     }
 
     private String pfcText() {

@@ -23,7 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * <p>Names follow Prometheus conventions: prefix {@code pfcswitch_}, counters end in
  * {@code _total}, base units in the name ({@code _bytes}, {@code _seconds}); labels {@code port}
  * (the configured port name), {@code priority}, {@code queue}, {@code reason}, {@code view},
- * {@code scheme}. The list is in testbed-configs/grafana/README.md.
+ * {@code scheme}, {@code sender}. The list is in testbed-configs/grafana/README.md.
  */
 public final class SwitchMetrics {
 
@@ -44,6 +44,11 @@ public final class SwitchMetrics {
     private String schemeInfoName;
 
     public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver) {
+        this(snap, portNames, driver, false);
+    }
+
+    /** With {@code pfcwd}, also the PFC watchdog's meters (the switch config has a pfcwd section). */
+    public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver, boolean pfcwd) {
         this.snap = snap;
         int priorities = CoreSnapshot.PRIORITIES;
         for (int p = 0; p < snap.ports; p++) {
@@ -70,6 +75,20 @@ public final class SwitchMetrics {
                     int index = k * Verdict.DROP_REASONS + Verdict.dropIndex(verdict);
                     counter("pfcswitch.drops", "Frames dropped at admission, by reason", prio.and("reason", Verdict.name(verdict)),
                             s -> s.counters.drops[index]);
+                }
+                counter("pfcswitch.lossless.drops", "Lossless frames dropped at admission, by ingress (port, priority), and"
+                        + " whether the sender there obeys PFC (sender=obeys_pfc: the switch's fault) or not (ignores_pfc:"
+                        + " a clone port with pfc: ignore)", prio.and("sender", snap.senderIgnoresPfc[p] ? "ignores_pfc" : "obeys_pfc"),
+                        s -> s.counters.losslessDrops[k]);
+                if (pfcwd) {
+                    counter("pfcswitch.pfcwd.storms", "PFC watchdog: storms declared on this egress queue (paused without a break"
+                            + " for the detection time)", prio, s -> s.counters.pfcwdStorms[k]);
+                    counter("pfcswitch.pfcwd.restorations", "PFC watchdog: stormed egress queue restored (no pause frame for the"
+                            + " restoration time)", prio, s -> s.counters.pfcwdRestorations[k]);
+                    counter("pfcswitch.pfcwd.dropped.frames", "PFC watchdog: frames for this egress queue dropped while it was"
+                            + " stormed (action drop)", prio, s -> s.counters.pfcwdDrops[k]);
+                    gauge("pfcswitch.pfcwd.stormed", "PFC watchdog: 1 while this egress queue is stormed", prio,
+                            s -> s.pfcwdStormed[k] ? 1 : 0);
                 }
                 gauge("pfcswitch.ingress.queue.bytes", "Bytes held for this ingress queue (every segment)", prio,
                         s -> s.ingressBytes[k]);
@@ -102,6 +121,10 @@ public final class SwitchMetrics {
         gauge("pfcswitch.buffer.max.used.bytes", "Most of the buffer ever in use", Tags.empty(), s -> s.maxBufferBytes);
         counter("pfcswitch.lossless.violations", "Lossless frames dropped by the MMU (0 when headroom is sized right)",
                 Tags.empty(), s -> s.losslessViolations);
+        counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
+                Tags.of("sender", "obeys_pfc"), s -> s.losslessViolationsObeying);
+        counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
+                Tags.of("sender", "ignores_pfc"), s -> s.losslessViolationsIgnoring);
         for (int b = 0; b < STALL_LABELS.length; b++) {
             int bucket = b;
             counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one",

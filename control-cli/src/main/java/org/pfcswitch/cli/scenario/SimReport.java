@@ -50,7 +50,8 @@ public final class SimReport {
         for (Scenario.TrafficSpec t : scenario.traffic()) {
             header.add(t.name() + " Gb/s");
         }
-        header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol."));
+        header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol.",
+                "viol. obeying", "viol. ignoring"));
         List<List<String>> rows = new ArrayList<>();
         for (SchemeResult r : results) {
             List<String> row = new ArrayList<>(List.of(r.scheme(), Long.toString(r.pausesSent())));
@@ -69,6 +70,8 @@ public final class SimReport {
             row.add(String.format(Locale.ROOT, "%.2f MB", r.maxBufferBytes() / 1e6));
             row.add(Long.toString(r.drops()));
             row.add(Long.toString(r.losslessViolations()));
+            row.add(Long.toString(r.losslessViolationsObeying()));
+            row.add(Long.toString(r.losslessViolationsIgnoring()));
             rows.add(row);
         }
         printAligned(out, header, rows);
@@ -79,6 +82,22 @@ public final class SimReport {
                     line.append(sw == 0 ? " " : ", ").append(switchName(sw)).append(' ').append(r.fabricPausesBySwitch()[sw]);
                 }
                 out.println(line);
+            }
+        }
+
+        if (scenario.pfcwd() != null) {
+            var w = scenario.pfcwd();
+            out.printf(Locale.ROOT, "PFC watchdog: detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms%n",
+                    w.detectionNanos() / 1e6, w.restorationNanos() / 1e6, w.action().label(), w.pollNanos() / 1e6);
+            for (SchemeResult r : results) {
+                SchemeResult.Pfcwd wd = r.pfcwd();
+                out.printf(Locale.ROOT, "  %s: %d storms, %d restorations, %d frames dropped in stormed queues%n", r.scheme(),
+                        wd.storms(), wd.restorations(), wd.droppedFrames());
+                for (SchemeResult.Pfcwd.Event e : wd.events()) {
+                    out.printf(Locale.ROOT, "    %.3f ms %s %s/%d (%s %.3f ms)%n", e.atNanos() / 1e6,
+                            e.kind().equals("storm") ? "storm on" : "restored", wdPort(e), e.priority(),
+                            e.kind().equals("storm") ? "paused without a break for" : "stormed for", e.durationNanos() / 1e6);
+                }
             }
         }
 
@@ -169,8 +188,9 @@ public final class SimReport {
 
     /**
      * {@code {"scenario", "seed", "schemes": {name: {pfcPausesSent, pfcPausesSentByPort, pauseTimeNs, flows,
-     * throughputGbpsByFlow, losslessViolations, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
-     * (with report.fctByTraffic), fabricPausesSentBySwitch (leaf-spine: pauses each switch sent on its fabric ports,
+     * throughputGbpsByFlow, losslessViolations, losslessViolationsObeying, losslessViolationsIgnoring, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
+     * (with report.fctByTraffic), pfcwd (with a pfcwd section: storms, restorations, droppedFrames, events
+     * [{kind, port, priority, atNs, durationNs}]), fabricPausesSentBySwitch (leaf-spine: pauses each switch sent on its fabric ports,
      * by leafN / spineN)}}}}.
      */
     public String json() {
@@ -195,6 +215,8 @@ public final class SimReport {
             }
             j.endObject();
             j.field("losslessViolations", r.losslessViolations());
+            j.field("losslessViolationsObeying", r.losslessViolationsObeying());
+            j.field("losslessViolationsIgnoring", r.losslessViolationsIgnoring());
             j.field("drops", r.drops());
             j.field("pfcXoffEdges", r.xoffEdges());
             byPort(j, "pfcXoffEdgesByPort", r.xoffEdgesByPort());
@@ -205,6 +227,20 @@ public final class SimReport {
                     j.field(switchName(sw), r.fabricPausesBySwitch()[sw]);
                 }
                 j.endObject();
+            }
+            if (r.pfcwd() != null) {
+                SchemeResult.Pfcwd wd = r.pfcwd();
+                j.beginObject("pfcwd").field("storms", wd.storms()).field("restorations", wd.restorations())
+                        .field("droppedFrames", wd.droppedFrames()).name("events").beginArray();
+                for (SchemeResult.Pfcwd.Event e : wd.events()) {
+                    j.beginObject().field("kind", e.kind());
+                    if (scenario.topology().isLeafSpine()) {
+                        j.field("switch", switchName(e.switchIndex()));
+                    }
+                    j.field("port", wdPort(e)).field("priority", e.priority()).field("atNs", e.atNanos())
+                            .field("durationNs", e.durationNanos()).endObject();
+                }
+                j.endArray().endObject();
             }
             binsJson(j.name("fctBySize"), r.bins());
             if (scenario.fctByTraffic()) {
@@ -356,6 +392,14 @@ public final class SimReport {
     private String switchName(int i) {
         int leaves = scenario.topology().leaves();
         return i < leaves ? "leaf" + i : "spine" + (i - leaves);
+    }
+
+    /** A watchdog event's port: the host behind it, or (leaf-spine) switch:port as {@code ScenarioRunner.portNames} names it. */
+    private String wdPort(SchemeResult.Pfcwd.Event e) {
+        if (!scenario.topology().isLeafSpine()) {
+            return portName(e.port());
+        }
+        return switchName(e.switchIndex()) + ":" + org.pfcswitch.testbed.ScenarioRunner.portNames(scenario, e.switchIndex()).get(e.port());
     }
 
     private String portName(int p) {

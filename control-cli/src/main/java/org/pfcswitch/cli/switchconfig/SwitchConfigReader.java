@@ -54,6 +54,7 @@ import org.pfcswitch.mmu.MmuConfig;
  * mmu: {...}                 # the mmu: section of MmuConfigLoader (as in a scenario), without ports:
  *                            # its ports are the ports: above; absent = all defaults (16 MiB, dt, priority 3 lossless)
  * pfc: {pauseQuanta: 65535}  # quanta of each XOFF the switch sends
+ * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}   # PFC watchdog; off when absent
  * poll: {idleSleep: 0}       # 0: the worker polls without pause; 20us: sleeps up to 20 us after an idle pass
  * testbed: ...               # read by TestbedConfigReader; ignored here
  * </pre>
@@ -71,7 +72,7 @@ public final class SwitchConfigReader {
 
     /** As {@link #read(ConfigNode)}, with the MMU's scheme replaced by {@code schemeOverride} when not null. */
     public static SwitchConfig read(ConfigNode root, String schemeOverride) {
-        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "poll", "testbed");
+        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "pfcwd", "poll", "testbed");
         SwitchConfig.Eal eal = eal(root);
         List<SwitchConfig.Port> ports = ports(root);
         String workerCpus = workerCpus(root, ports.stream().filter(p -> !p.isClone()).toList());
@@ -94,12 +95,15 @@ public final class SwitchConfigReader {
             core.staticMac(mac(s, "mac"), index);
         }
         for (int i = 0; i < ports.size(); i++) {
+            // a clone with pfc: ignore has no sender a PAUSE could stop; a device port's neighbour is assumed to obey
+            core.senderIgnoresPfc(i, ports.get(i).device() instanceof Device.Clone c && c.pfc() == ClonePfc.IGNORE);
             if (ports.get(i).mac() != -1) {
                 core.portMac(i, ports.get(i).mac());     // device ports without one get the device's at start
             }
         }
         core.pauseQuanta(root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
                 .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA));
+        core.pfcwd(org.pfcswitch.testbed.config.PfcWatchdogLoader.read(root));
         long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");

@@ -190,6 +190,7 @@ public final class TraceReader {
                     case "queue" -> TraceRecorder.QUEUE;
                     case "pfc_tx" -> TraceRecorder.PFC_TX;
                     case "pfc_rx" -> TraceRecorder.PFC_RX;
+                    case "pfcwd" -> TraceRecorder.PFCWD;
                     default -> throw new TraceFormatException(name + ": line " + number + ": unknown kind '" + f[1] + "'");
                 };
                 time[size] = Long.parseLong(f[0]);
@@ -210,6 +211,8 @@ public final class TraceReader {
                     event[size] = (byte) switch (f[7]) {
                         case "xoff" -> TraceRecorder.XOFF;
                         case "xon" -> TraceRecorder.XON;
+                        case "storm" -> TraceRecorder.STORM;
+                        case "restore" -> TraceRecorder.RESTORE;
                         default -> throw new TraceFormatException(name + ": line " + number + ": unknown PFC event '"
                                 + f[7] + "'");
                     };

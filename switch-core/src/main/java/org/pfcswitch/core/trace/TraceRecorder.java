@@ -40,10 +40,15 @@ public final class TraceRecorder {
     public static final int QUEUE = 0;
     public static final int PFC_TX = 1;
     public static final int PFC_RX = 2;
+    /** The PFC watchdog declared a storm on, or restored, egress queue (port, priority). */
+    public static final int PFCWD = 3;
     /** Events of PFC records ({@link #NONE} for queue records). */
     public static final int NONE = 0;
     public static final int XOFF = 1;
     public static final int XON = 2;
+    /** Events of {@link #PFCWD} records. */
+    public static final int STORM = 3;
+    public static final int RESTORE = 4;
 
     private static final int PRIORITIES = SwitchCounters.PRIORITIES;
 
@@ -58,6 +63,8 @@ public final class TraceRecorder {
     /** Counter values at the previous sample, by port * 8 + priority. */
     private long[] lastXoffTx;
     private long[] lastXonTx;
+    private long[] lastStorms;
+    private long[] lastRestorations;
     private long[] lastXoffRx;
     private long[] lastXonRx;
     private long nextSampleAt = Long.MIN_VALUE;
@@ -166,6 +173,8 @@ public final class TraceRecorder {
         lastXonTx = c.pfcXonTx.clone();
         lastXoffRx = c.pfcXoffRx.clone();
         lastXonRx = c.pfcXonRx.clone();
+        lastStorms = c.pfcwdStorms.clone();
+        lastRestorations = c.pfcwdRestorations.clone();
         bound = core;
     }
 
@@ -215,6 +224,8 @@ public final class TraceRecorder {
                 events(c.pfcXonTx, lastXonTx, k, PFC_TX, XON, nowNanos);
                 events(c.pfcXoffRx, lastXoffRx, k, PFC_RX, XOFF, nowNanos);
                 events(c.pfcXonRx, lastXonRx, k, PFC_RX, XON, nowNanos);
+                events(c.pfcwdStorms, lastStorms, k, PFCWD, STORM, nowNanos);
+                events(c.pfcwdRestorations, lastRestorations, k, PFCWD, RESTORE, nowNanos);
             }
         }
     }

@@ -43,6 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  *       &gt; 0, refreshes included) or {@code xon} (quanta 0), {@code count} how many. The time is the
  *       sample's, so PFC timing is exact to one sample period (to the first event after it when the
  *       switch is idle); the byte columns are empty.</li>
+ *   <li>{@code pfcwd} rows: the PFC watchdog declared egress queue (port, priority) stormed
+ *       ({@code storm}) or restored it ({@code restore}) since the previous sample, {@code count}
+ *       times; byte columns empty.</li>
  *   <li>{@code # end records=N dropped=D}: written on {@link #close}; {@code dropped} counts records
  *       the switch's thread had to drop because the ring was full. A trace without it was cut
  *       short.</li>
@@ -130,13 +133,14 @@ public final class TraceWriter implements AutoCloseable {
         StringBuilder s = text;
         int kind = TraceRecorder.kind(header);
         s.append(time).append(',').append(kind == TraceRecorder.QUEUE ? "queue" : kind == TraceRecorder.PFC_TX ? "pfc_tx"
-                : kind == TraceRecorder.PFC_RX ? "pfc_rx" : "unknown");
+                : kind == TraceRecorder.PFC_RX ? "pfc_rx" : kind == TraceRecorder.PFCWD ? "pfcwd" : "unknown");
         s.append(',').append(TraceRecorder.port(header)).append(',').append(TraceRecorder.priority(header)).append(',');
         if (kind == TraceRecorder.QUEUE) {
             s.append(a).append(',').append(b).append(',').append(c).append(",,\n");
         } else {
             int event = TraceRecorder.event(header);
-            s.append(",,,").append(event == TraceRecorder.XOFF ? "xoff" : event == TraceRecorder.XON ? "xon" : "")
+            s.append(",,,").append(event == TraceRecorder.XOFF ? "xoff" : event == TraceRecorder.XON ? "xon"
+                            : event == TraceRecorder.STORM ? "storm" : event == TraceRecorder.RESTORE ? "restore" : "")
                     .append(',').append(a).append('\n');
         }
     }

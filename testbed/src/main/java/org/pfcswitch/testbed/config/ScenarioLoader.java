@@ -11,6 +11,7 @@ import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.testbed.DcqcnConfig;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
+import org.pfcswitch.testbed.PfcStorm;
 import org.pfcswitch.testbed.LongLivedFlow;
 import org.pfcswitch.testbed.PoissonFlows;
 import org.pfcswitch.testbed.Replay;
@@ -57,6 +58,10 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
  *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
  *   clones: {kind: replay, of: H1, from: C0, count: 5, pfc: ignore}
+ *   (a host: {name: X, speed: 10G, delay: 1us, pfc: ignore} has a NIC that ignores PFC and PAUSE; default obey)
+ *   storm: {kind: pfcStorm, from: R2, priority: 3, quanta: 65535, every: 10us, start: 5ms, stop: 25ms}
+ *                                # R2 pauses the switch's priority 3 towards it every 10 us (a stuck NIC)
+ * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}    # PFC watchdog (off when absent)
  *                                # C0..C4 become clone ports: the switch replays H1's data frames on
  *                                # them at the same instants (their links must equal H1's); a PAUSE to
  *                                # them is ignored (default) or makes them skip copies while paused
@@ -88,7 +93,7 @@ public final class ScenarioLoader {
     public record Loaded(Scenario scenario, List<String> schemes) {}
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
-            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report"};
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -208,7 +213,7 @@ public final class ScenarioLoader {
         }
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
-                    report, bins, root.integer("seed", 1), topology, fctByTraffic), schemes);
+                    report, bins, root.integer("seed", 1), topology, fctByTraffic, PfcWatchdogLoader.read(root)), schemes);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
@@ -260,17 +265,22 @@ public final class ScenarioLoader {
     private static List<Scenario.Host> readHosts(ConfigNode root) {
         List<Scenario.Host> hosts = new ArrayList<>();
         for (ConfigNode h : root.children("hosts")) {
-            h.allowOnly("name", "count", "speed", "delay");
+            h.allowOnly("name", "count", "speed", "delay", "pfc");
             String n = h.string("name");
             long speed = h.bitsPerSecond("speed");
             long delay = h.nanos("delay");
+            String pfc = h.string("pfc", "obey");
+            if (!pfc.equals("obey") && !pfc.equals("ignore")) {
+                throw h.error("pfc", "expected obey or ignore, got '" + pfc + "'");
+            }
+            boolean ignores = pfc.equals("ignore");
             if (h.has("count")) {
                 int count = h.integer("count", 1, 1, 4096);
                 for (int i = 0; i < count; i++) {
-                    hosts.add(new Scenario.Host(n + i, speed, delay));
+                    hosts.add(new Scenario.Host(n + i, speed, delay, -1, ClonePfc.IGNORE, ignores));
                 }
             } else {
-                hosts.add(new Scenario.Host(n, speed, delay));
+                hosts.add(new Scenario.Host(n, speed, delay, -1, ClonePfc.IGNORE, ignores));
             }
         }
         if (hosts.size() < 2) {
@@ -334,7 +344,7 @@ public final class ScenarioLoader {
                             + source.rateBps() + " b/s, " + source.delayNanos() + " ns) so that its copies arrive at the"
                             + " same instants; its hosts: entry gives " + h.rateBps() + " b/s, " + h.delayNanos() + " ns");
                 }
-                hosts.set(c, new Scenario.Host(h.name(), h.rateBps(), h.delayNanos(), src, mode));
+                hosts.set(c, new Scenario.Host(h.name(), h.rateBps(), h.delayNanos(), src, mode, h.ignoresPfc()));
             }
         }
     }
@@ -452,7 +462,32 @@ public final class ScenarioLoader {
                     }
                     out.add(spec(name, () -> new Replay(name, clones)));
                 }
-                default -> throw t.error("kind", "expected flow, incast, poisson or replay, got '" + kind + "'");
+                case "pfcStorm" -> {
+                    t.allowOnly("kind", "from", "priority", "priorities", "quanta", "start", "stop", "every");
+                    int src = hostIndex(t, "from", hosts, t.string("from"));
+                    notClone(t, "from", hosts, src);
+                    int mask = 0;
+                    if (t.has("priorities")) {
+                        for (int p : t.integers("priorities", 0, 7)) {
+                            mask |= 1 << p;
+                        }
+                    } else {
+                        mask = 1 << priority;
+                    }
+                    int quanta = t.integer("quanta", 65535, 1, 65535);
+                    long start = t.nanos("start", 0);
+                    long stop = t.nanos("stop", duration);
+                    long every = t.nanos("every", 10_000);
+                    if (every <= 0) {
+                        throw t.error("every", "must be > 0");
+                    }
+                    if (stop <= start) {
+                        throw t.error("stop", "must be after start");
+                    }
+                    int classEnable = mask;
+                    out.add(spec(name, () -> new PfcStorm(name, src, classEnable, quanta, start, stop, every)));
+                }
+                default -> throw t.error("kind", "expected flow, incast, poisson, replay or pfcStorm, got '" + kind + "'");
             }
         }
         if (out.isEmpty()) {
