@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "sim",
         mixinStandardHelpOptions = true,
+        subcommands = MergeCommand.class,
         description = {
             "Runs a scenario in virtual time once per scheme and compares them.",
             "",
@@ -63,10 +64,17 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh",
             "  pfcswitch sim -c $S/bfc-two-flows.yaml --scheme bfc,dt --out target/bfc",
             "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc --trace trace.csv --trace-every 1us",
-            "  pfcswitch plot trace-spfc.csv --out spfc.png --port H0"})
+            "  pfcswitch plot trace-spfc.csv --out spfc.png --port H0",
+            "",
+            "Grids (README, 'Grids' and 'Shards'):",
+            "  pfcswitch sim -c $S/websearch-load.yaml --scheme dt,spfc --sweep traffic.web.load=0.3,0.5,0.7 \\",
+            "      --seeds 5 --table load.csv --summary load-summary.csv",
+            "  pfcswitch sim -c ... --sweep ... --seeds 5 --shard 3/8 --out results/   (one slice of 8)",
+            "  pfcswitch sim merge results/ --table load.csv"})
 final class SimCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
+    // Required, but checked in call(): picocli would ask for it before 'sim merge' too.
+    @Option(names = {"-c", "--config"}, paramLabel = "SCENARIO", description = "A scenario YAML file (required).")
     Path config;
 
     @Mixin
@@ -123,8 +131,8 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--shard", paramLabel = "I/N",
             description = "Run only the I-th of N slices of the grid (the runs whose index is I mod N, I from 0 to "
                     + "N-1) and write their rows to --out DIR as shard-I-of-N.json (written under a temporary name, "
-                    + "then renamed). A shard whose file is already complete is not run again. 'pfcswitch merge DIR' "
-                    + "joins the shards into the table of a local run.")
+                    + "then renamed). A shard whose file is already complete is not run again. 'pfcswitch sim merge "
+                    + "DIR' joins the shards into the table of a local run.")
     String shard;
 
     @Option(names = "--trace", paramLabel = "FILE",
@@ -153,6 +161,9 @@ final class SimCommand implements Callable<Integer> {
     public Integer call() {
         CommandLine cl = spec.commandLine();
         PrintWriter stdout = cl.getOut();
+        if (config == null) {
+            throw new ParameterException(cl, "Missing required option: '--config=SCENARIO'");
+        }
         if (trace == null && (traceEvery != null || traceSwitch != null)) {
             throw new ParameterException(cl, (traceEvery != null ? "--trace-every" : "--trace-switch")
                     + " needs --trace FILE");
