@@ -256,6 +256,42 @@ public final class ResultTable {
         }
     }
 
+    /** The lines of a CSV text this class wrote (quoted cells with "" inside them handled), each a list of cells. */
+    public static List<List<String>> readCsv(String text) {
+        List<List<String>> lines = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            List<String> cells = new ArrayList<>();
+            StringBuilder cell = new StringBuilder();
+            boolean quoted = false;
+            for (int i = 0; i < line.length(); i++) {
+                char c = line.charAt(i);
+                if (quoted) {
+                    if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                        cell.append('"');
+                        i++;
+                    } else if (c == '"') {
+                        quoted = false;
+                    } else {
+                        cell.append(c);
+                    }
+                } else if (c == '"') {
+                    quoted = true;
+                } else if (c == ',') {
+                    cells.add(cell.toString());
+                    cell.setLength(0);
+                } else {
+                    cell.append(c);
+                }
+            }
+            cells.add(cell.toString());
+            lines.add(cells);
+        }
+        return lines;
+    }
+
     // ------------------------------------------------------------------ plumbing
 
     private void cellsObject(JsonOutput j, List<String> cols, Map<String, String> cells) {
