@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
             "With --x KEY --y METRIC, FILE is a grid's summary (sim --summary s.csv, or sim",
             "merge --summary s.csv) and the figure is the papers' sweep figure: METRIC's mean",
             "against the swept KEY, one line per scheme (and per value of any other swept key),",
-            "error bars of +- the 95% confidence interval over the seeds."
+            "error bars of +- the 95%% confidence interval over the seeds."
         },
         footer = {"", "Examples:",
             "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc --trace t.csv --trace-every 1us",
