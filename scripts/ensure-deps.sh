@@ -9,6 +9,7 @@ PACKAGES=(
   dpdk dpdk-dev libdpdk-dev   # DPDK 22.11: EAL, PMDs, dpdk-testpmd, headers
   tshark                      # the real peer that dissects our frames in tests
   iproute2 iputils-ping       # netns testbed: ip netns/veth, ping across the switch
+  slurm-wlm munge             # SlurmClusterTest: a one-node Slurm cluster runs sweep.sbatch (daemons only while it runs)
   prometheus                  # promtool checks testbed-configs/prometheus.yml and the dashboard's PromQL. In a
                               # container without systemd the package starts no server; no test relies on one
 )

@@ -33,16 +33,32 @@ import picocli.CommandLine.Spec;
             "over time, with a vertical mark where the switch sent a PFC XOFF on that port",
             "and priority (purple; refreshes included) and an XON (green, dashed); then a panel",
             "of egress bytes. Without --port, queues that stayed empty and sent no PFC frame",
-            "are left out. Time is in microseconds from the trace's origin."
+            "are left out. Time is in microseconds from the trace's origin.",
+            "",
+            "With --x KEY --y METRIC, FILE is a grid's summary (sim --summary s.csv, or sim",
+            "merge --summary s.csv) and the figure is the papers' sweep figure: METRIC's mean",
+            "against the swept KEY, one line per scheme (and per value of any other swept key),",
+            "error bars of +- the 95%% confidence interval over the seeds."
         },
         footer = {"", "Examples:",
             "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc --trace t.csv --trace-every 1us",
             "  pfcswitch plot t-spfc.csv --out spfc-h0.png --port H0",
-            "  pfcswitch plot t-dt.csv --out dt.png"})
+            "  pfcswitch plot t-dt.csv --out dt.png",
+            "  pfcswitch sim -c testbed-configs/scenarios/websearch-load.yaml --scheme dt,spfc \\",
+            "      --sweep traffic.web.load=0.3,0.5,0.7 --seeds 5 --summary s.csv",
+            "  pfcswitch plot s.csv --x traffic.web.load --y fct_p99_ns_lt10KB --out fct.png"})
 final class PlotCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "A trace written by sim --trace.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "A trace written by sim --trace; with --x, a "
+            + "grid's summary CSV (sim --summary).")
     Path file;
+
+    @Option(names = "--x", paramLabel = "KEY", description = "Draw a summary: the swept key on the x axis.")
+    String x;
+
+    @Option(names = "--y", paramLabel = "METRIC", description = "With --x: the figure on the y axis, a column of "
+            + "the results table, e.g. fct_p99_ns, pfc_pauses, max_buffer_bytes (its _mean, with _ci95 as error bars).")
+    String y;
 
     @Option(names = "--out", required = true, paramLabel = "FIG.png", description = "The PNG to write (replaced).")
     Path out;
@@ -58,6 +74,9 @@ final class PlotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (x != null || y != null) {
+            return sweepFigure();
+        }
         if (priority != null && (priority < 0 || priority > 7)) {
             throw new ParameterException(spec.commandLine(), "--priority: expected 0-7, got " + priority);
         }
@@ -222,5 +241,73 @@ final class PlotCommand implements Callable<Integer> {
     private static int key(TraceReader.Trace t, int i, int[] byKey) {
         int k = t.port(i) * 8 + t.priority(i);
         return k < byKey.length ? byKey[k] : -1;
+    }
+
+    /** The sweep figure of a summary CSV: METRIC's mean against KEY, a line per scheme, 95 % CI bars. */
+    private int sweepFigure() {
+        if (x == null || y == null) {
+            throw new ParameterException(spec.commandLine(), "a sweep figure needs both --x KEY and --y METRIC");
+        }
+        if (port != null || priority != null) {
+            throw new ParameterException(spec.commandLine(), "--port and --priority are for traces, not with --x");
+        }
+        List<List<String>> lines;
+        try {
+            lines = org.pfcswitch.cli.sweep.ResultTable.readCsv(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException(file + ": no such file");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        List<String> header = lines.isEmpty() ? List.of() : lines.getFirst();
+        int scheme = header.indexOf("scheme");
+        if (scheme < 0 || !header.contains("seeds")) {
+            throw new IllegalArgumentException(file + " is not a grid's summary (sim --summary FILE.csv): no scheme and "
+                    + "seeds columns");
+        }
+        List<String> keys = header.subList(0, scheme);
+        int xi = keys.indexOf(x);
+        if (xi < 0) {
+            throw new IllegalArgumentException("--x " + x + ": not a swept key of " + file + "; its keys: "
+                    + (keys.isEmpty() ? "none" : String.join(", ", keys)));
+        }
+        int mean = header.indexOf(y + "_mean");
+        int ci = header.indexOf(y + "_ci95");
+        if (mean < 0) {
+            List<String> metrics = header.stream().filter(h -> h.endsWith("_mean"))
+                    .map(h -> h.substring(0, h.length() - 5)).toList();
+            throw new IllegalArgumentException("--y " + y + ": no such figure in " + file + "; its figures: "
+                    + String.join(", ", metrics));
+        }
+        java.util.LinkedHashMap<String, List<org.pfcswitch.cli.scenario.ErrorBarPlot.Point>> series =
+                new java.util.LinkedHashMap<>();
+        for (List<String> row : lines.subList(1, lines.size())) {
+            StringBuilder label = new StringBuilder(row.get(scheme));
+            for (int k = 0; k < keys.size(); k++) {
+                if (k != xi) {
+                    label.append(' ').append(keys.get(k)).append('=').append(row.get(k));
+                }
+            }
+            series.computeIfAbsent(label.toString(), l -> new ArrayList<>()).add(new org.pfcswitch.cli.scenario.ErrorBarPlot.Point(
+                    row.get(xi), number(row.get(mean)), ci < 0 ? Double.NaN : number(row.get(ci))));
+        }
+        org.pfcswitch.cli.scenario.ErrorBarPlot plot = new org.pfcswitch.cli.scenario.ErrorBarPlot(
+                file.getFileName() + ": " + y + " against " + x, x, y + " (mean)");
+        series.forEach((label, points) -> plot.series(new org.pfcswitch.cli.scenario.ErrorBarPlot.Series(label, points)));
+        try {
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            plot.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        spec.commandLine().getErr().println("wrote " + out + ": " + series.size() + " lines, " + (lines.size() - 1) + " points");
+        return 0;
+    }
+
+    private static double number(String s) {
+        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
     }
 }

@@ -80,8 +80,36 @@ final class Progress implements ScenarioRunner.Progress {
         err.flush();
     }
 
+    /**
+     * Progress of a grid of runs on a pool of threads: {@code done} of {@code total} runs finished
+     * and the time left at the pace so far (ETA). Thread-safe; same rules as {@link #at}: a bar on a
+     * terminal, a plain line every {@value #PLAIN_EVERY_SECONDS} s elsewhere.
+     */
+    synchronized void runs(int done, int total) {
+        long now = nanoTime.getAsLong();
+        double elapsed = (now - startedAt) / 1e9;
+        String eta = done == 0 ? "?" : String.format(Locale.ROOT, "%.0f s", elapsed / done * (total - done));
+        if (terminal) {
+            if (done < total && now - printedAt < SECOND / 5) {
+                return;
+            }
+            int filled = WIDTH * done / Math.max(1, total);
+            String bar = String.format(Locale.ROOT, "%s [%s%s] %d/%d runs, %.1f s, ETA %s", label, "#".repeat(filled),
+                    " ".repeat(WIDTH - filled), done, total, elapsed, eta);
+            err.print("\r" + bar);
+            drawnWidth = Math.max(drawnWidth, bar.length());
+        } else {
+            if (now - printedAt < PLAIN_EVERY_SECONDS * SECOND) {
+                return;
+            }
+            err.printf(Locale.ROOT, "%s: %d/%d runs after %.0f s, ETA %s%n", label, done, total, elapsed, eta);
+        }
+        printedAt = now;
+        err.flush();
+    }
+
     /** Clears the bar (on a terminal) and prints {@code line}, if not null. */
-    void done(String line) {
+    synchronized void done(String line) {
         if (drawnWidth > 0) {
             err.print("\r" + " ".repeat(drawnWidth) + "\r");
             drawnWidth = 0;

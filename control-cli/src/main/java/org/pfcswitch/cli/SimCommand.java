@@ -3,18 +3,28 @@ package org.pfcswitch.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.cli.sweep.Grid;
+import org.pfcswitch.cli.sweep.ResultTable;
+import org.pfcswitch.cli.sweep.Row;
+import org.pfcswitch.cli.sweep.RunPool;
+import org.pfcswitch.cli.sweep.ShardFile;
+import org.pfcswitch.testbed.config.ConfigException;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.scenario.SimReport;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.SchemeResult;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,6 +34,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "sim",
         mixinStandardHelpOptions = true,
+        subcommands = MergeCommand.class,
         description = {
             "Runs a scenario in virtual time once per scheme and compares them.",
             "",
@@ -53,10 +64,17 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh",
             "  pfcswitch sim -c $S/bfc-two-flows.yaml --scheme bfc,dt --out target/bfc",
             "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc --trace trace.csv --trace-every 1us",
-            "  pfcswitch plot trace-spfc.csv --out spfc.png --port H0"})
+            "  pfcswitch plot trace-spfc.csv --out spfc.png --port H0",
+            "",
+            "Grids (README, 'Grids' and 'Shards'):",
+            "  pfcswitch sim -c $S/websearch-load.yaml --scheme dt,spfc --sweep traffic.web.load=0.3,0.5,0.7 \\",
+            "      --seeds 5 --table load.csv --summary load-summary.csv",
+            "  pfcswitch sim -c ... --sweep ... --seeds 5 --shard 3/8 --out results/   (one slice of 8)",
+            "  pfcswitch sim merge results/ --table load.csv"})
 final class SimCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--config"}, required = true, paramLabel = "SCENARIO", description = "A scenario YAML file.")
+    // Required, but checked in call(): picocli would ask for it before 'sim merge' too.
+    @Option(names = {"-c", "--config"}, paramLabel = "SCENARIO", description = "A scenario YAML file (required).")
     Path config;
 
     @Mixin
@@ -66,20 +84,56 @@ final class SimCommand implements Callable<Integer> {
             description = "Override a value by its dotted path, e.g. duration=2ms or traffic.bursts.count=24 (repeatable).")
     List<String> overrides = new ArrayList<>();
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed of the run (default: the file's seed).")
-    Long seed;
+    @Option(names = "--seed", paramLabel = "N|A..B",
+            description = "Seed of the run (default: the file's seed); A..B runs every seed from A to B (a grid).")
+    String seed;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Write CSV time series, flow records and PNG figures here.")
+    @Option(names = "--seeds", paramLabel = "N", description = "Run seeds 1..N (a grid; same as --seed 1..N).")
+    Integer seeds;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write CSV time series, flow records and PNG figures here; with --shard, the shard's "
+                    + "file shard-I-of-N.json.")
     Path out;
 
-    @Option(names = "--json", description = "Print one JSON document instead of the table.")
+    @Option(names = "--json", description = "Print one JSON document instead of the table (in a grid: the table "
+            + "of --table FILE.json).")
     boolean json;
 
     @Option(names = "--sweep", paramLabel = "KEY=V1,V2,...",
-            description = "Run the scenario once per value of KEY (a dotted path as for --set), e.g. "
-                    + "traffic.bursts.count=8,16,24: one table per value; with --json one document "
-                    + "{\"sweep\": KEY, \"runs\": [{\"value\": V, \"result\": {...}}]}; with --out one folder per value.")
-    String sweep;
+            description = {"Run the scenario once per value of KEY (a dotted path as for --set), e.g. "
+                    + "traffic.bursts.count=8,16,24. Repeatable: several --sweep run the cross product of their "
+                    + "values, the first key outermost.",
+                    "One --sweep alone prints one table per value; with --json one document "
+                    + "{\"sweep\": KEY, \"runs\": [{\"value\": V, \"result\": {...}}]}; with --out one folder per value."})
+    List<String> sweeps = new ArrayList<>();
+
+    @Option(names = "--jobs", paramLabel = "J",
+            description = "Runs at once, each on a thread of its own (default: the number of processors). Every run "
+                    + "is single-threaded and deterministic: the results are the same whatever J is.")
+    Integer jobs;
+
+    @Option(names = "--table", paramLabel = "FILE",
+            description = {"Write the grid's results table to FILE: one row per (point, scheme, seed) with the swept "
+                    + "values, scheme, seed, PFC pauses (all, to hosts, across the fabric, to each report port), XOFFs, "
+                    + "pause time, first pause, throughput per traffic, flows, FCT p50/p99 overall and per size bin, "
+                    + "p99 slowdown per bin, drops, lossless violations, max buffer, events and wall_s (last).",
+                    "FILE.csv: the rows as CSV; FILE.json: {grid, keys, columns, rows, summary}. Repeatable "
+                    + "(--table t.csv --table t.json)."})
+    List<Path> tables = new ArrayList<>();
+
+    @Option(names = "--summary", paramLabel = "FILE",
+            description = "Write the summary over seeds to FILE (.csv or .json): per (point, scheme) the number of "
+                    + "seeds and for every figure METRIC_mean and METRIC_ci95, the half-width of its 95%% confidence "
+                    + "interval (Student t; empty below 2 seeds). Repeatable.")
+    List<Path> summaries = new ArrayList<>();
+
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = "Run only the I-th of N slices of the grid (the runs whose index is I mod N, I from 0 to "
+                    + "N-1) and write their rows to --out DIR as shard-I-of-N.json (written under a temporary name, "
+                    + "then renamed). A shard whose file is already complete is not run again. 'pfcswitch sim merge "
+                    + "DIR' joins the shards into the table of a local run.")
+    String shard;
 
     @Option(names = "--trace", paramLabel = "FILE",
             description = {"Write a trace of one switch to FILE: every ingress queue of a lossless priority "
@@ -105,78 +159,234 @@ final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<String> sets = new ArrayList<>(overrides);
-        if (seed != null) {
-            sets.add("seed=" + seed);
+        CommandLine cl = spec.commandLine();
+        PrintWriter stdout = cl.getOut();
+        if (config == null) {
+            throw new ParameterException(cl, "Missing required option: '--config=SCENARIO'");
         }
-        PrintWriter stdout = spec.commandLine().getOut();
         if (trace == null && (traceEvery != null || traceSwitch != null)) {
-            throw new ParameterException(spec.commandLine(), (traceEvery != null ? "--trace-every" : "--trace-switch")
+            throw new ParameterException(cl, (traceEvery != null ? "--trace-every" : "--trace-switch")
                     + " needs --trace FILE");
         }
-        if (sweep == null) {
-            SimReport report = runOnce(sets, null);
-            print(report, stdout);
-            writeFiles(report, out);
-            return 0;
+        List<Grid.Axis> axes;
+        int[] slice = null;
+        try {
+            axes = Grid.parseAxes(sweeps);
+            if (shard != null) {
+                slice = Grid.parseShard(shard);
+            }
+            if (jobs != null && jobs < 1) {
+                throw new IllegalArgumentException("--jobs must be at least 1, got " + jobs);
+            }
+            tables.forEach(ResultTable::format);
+            summaries.forEach(ResultTable::format);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage());
         }
-        int eq = sweep.indexOf('=');
-        if (eq <= 0 || eq == sweep.length() - 1) {
-            throw new ParameterException(spec.commandLine(), "--sweep wants KEY=V1,V2,..., e.g. traffic.bursts.count=8,16,24; got '"
-                    + sweep + "'");
+        boolean grid = axes.size() > 1 || seeds != null || (seed != null && seed.contains(".."))
+                || !tables.isEmpty() || !summaries.isEmpty() || shard != null;
+        if (grid) {
+            if (trace != null) {
+                throw new ParameterException(cl, "--trace records single runs; it does not go with a grid "
+                        + "(several --sweep, --seeds, --seed A..B, --table, --summary, --shard)");
+            }
+            if (shard == null && out != null) {
+                throw new ParameterException(cl, "--out in a grid is where --shard writes its file; "
+                        + "for the table use --table FILE.csv or FILE.json");
+            }
+            if (shard != null && out == null) {
+                throw new ParameterException(cl, "--shard needs --out DIR for its file");
+            }
+            if (shard != null && (!tables.isEmpty() || !summaries.isEmpty() || json)) {
+                throw new ParameterException(cl, "a shard writes only its file; 'pfcswitch merge DIR...' writes "
+                        + "--table, --summary and --json from all the shards");
+            }
         }
-        String key = sweep.substring(0, eq);
-        List<String> values = List.of(sweep.substring(eq + 1).split(","));
-        JsonOutput document = new JsonOutput().beginObject().field("sweep", key).beginArray("runs");
-        for (String value : values) {
-            List<String> withValue = new ArrayList<>(sets);
-            withValue.add(key + "=" + value.trim());
-            SimReport report = runOnce(withValue, key + "=" + value.trim());
+        ScenarioLoader.Loaded base = ScenarioLoader.load(config, overrides);
+        List<Long> seedList;
+        try {
+            seedList = Grid.parseSeeds(seed, seeds, base.scenario().seed());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage());
+        }
+        byte[] scenarioText;
+        try {
+            scenarioText = Files.readAllBytes(config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + config + ": " + e.getMessage(), e);
+        }
+        Grid g;
+        try {
+            g = new Grid(axes, schemes.orElse(base.schemes()), seedList, scenarioText, overrides);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage());
+        }
+        Map<String, Scenario> scenarios = loadAll(g);       // every point and seed, so a bad value fails before any run
+        int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        if (grid) {
+            return runGrid(g, scenarios, slice, threads, stdout);
+        }
+        List<Grid.Run> runs = g.runs();
+        long every = trace == null ? 0 : traceEvery == null ? 10_000
+                : TimeOption.nanos(cl, "--trace-every", traceEvery, false);
+        int traced = trace == null ? -1 : tracedSwitch(base.scenario());
+        boolean perRunProgress = threads == 1 || runs.size() == 1;
+        Progress overall = perRunProgress ? null : new Progress(cl.getErr(), base.scenario().name(), "runs");
+        List<SchemeResult> results = RunPool.run(runs, threads, r -> {
+            Scenario scenario = scenarios.get(scenarioKey(g, r));
+            String sweepPart = axes.isEmpty() ? null : String.join(",", g.overrides(r.point()));
+            ScenarioRunner.Tracing tracing = trace == null ? null
+                    : new ScenarioRunner.Tracing(traceFile(trace, sweepPart, g.schemes().size() > 1 ? r.scheme() : null),
+                            every, traced);
+            return runOne(scenario, r.scheme(), tracing, perRunProgress);
+        }, done -> {
+            if (overall != null) {
+                overall.runs(done, runs.size());
+            }
+        });
+        if (overall != null) {
+            overall.done(null);
+        }
+        JsonOutput document = axes.isEmpty() ? null
+                : new JsonOutput().beginObject().field("sweep", axes.getFirst().key()).beginArray("runs");
+        int perPoint = g.schemes().size();
+        for (int p = 0; p * perPoint < results.size(); p++) {
+            Grid.Run first = runs.get(p * perPoint);
+            SimReport report = new SimReport(scenarios.get(scenarioKey(g, first)),
+                    results.subList(p * perPoint, (p + 1) * perPoint));
+            if (document == null) {
+                print(report, stdout);
+                writeFiles(report, out);
+                continue;
+            }
+            String value = first.point().getFirst();
+            String key = axes.getFirst().key();
             if (json) {
-                report.writeJson(document.beginObject().field("value", value.trim()).name("result"));
+                report.writeJson(document.beginObject().field("value", value).name("result"));
                 document.endObject();
             } else {
-                stdout.println("== " + key + " = " + value.trim());
+                stdout.println("== " + key + " = " + value);
                 report.printTable(stdout);
                 stdout.println();
             }
-            writeFiles(report, out == null ? null : out.resolve(key + "=" + value.trim()));
+            writeFiles(report, out == null ? null : out.resolve(key + "=" + value));
         }
-        if (json) {
+        if (document != null && json) {
             document.endArray().endObject().println(stdout);
         }
         return 0;
     }
 
-    /**
-     * Loads the scenario with {@code sets} applied and runs every requested scheme on it;
-     * {@code sweepPart} ({@code KEY=VALUE} or null) goes into trace file names.
-     */
-    private SimReport runOnce(List<String> sets, String sweepPart) {
-        ScenarioLoader.Loaded loaded = ScenarioLoader.load(config, sets);
-        Scenario scenario = loaded.scenario();
-        List<String> run = schemes.orElse(loaded.schemes());
+    /** Runs a grid (or one shard of it) on the pool: the results table and summary, or the shard's file. */
+    private int runGrid(Grid g, Map<String, Scenario> scenarios, int[] slice, int threads, PrintWriter stdout) {
         PrintWriter err = spec.commandLine().getErr();
-        List<SchemeResult> results = new ArrayList<>();
-        long every = trace == null ? 0 : traceEvery == null ? 10_000
-                : TimeOption.nanos(spec.commandLine(), "--trace-every", traceEvery, false);
-        int traced = trace == null ? -1 : tracedSwitch(scenario);
-        for (String s : run) {
-            Progress progress = new Progress(err, scenario.name() + " " + s, "simulated");
-            long t0 = System.nanoTime();
-            ScenarioRunner.Tracing tracing = trace == null ? null
-                    : new ScenarioRunner.Tracing(traceFile(trace, sweepPart, run.size() > 1 ? s : null), every, traced);
-            SchemeResult r = ScenarioRunner.run(scenario, s, progress, tracing);
-            double wall = (System.nanoTime() - t0) / 1e9;
-            results.add(r);
-            // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
-            progress.done(String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",
-                    scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6));
-            if (tracing != null) {
-                err.println("wrote trace " + tracing.file());
+        List<Grid.Run> runs = slice == null ? g.runs() : g.shard(slice[0], slice[1]);
+        Path shardPath = slice == null ? null : out.resolve(ShardFile.fileName(slice[0], slice[1]));
+        String what = slice == null ? "grid " + g.fingerprint() : "shard " + shard + " of grid " + g.fingerprint();
+        if (shardPath != null && Files.exists(shardPath)) {
+            ShardFile existing = null;
+            try {
+                existing = ShardFile.read(shardPath);
+            } catch (IllegalArgumentException e) {
+                err.println(shardPath + " is incomplete; running the shard again");
+            }
+            if (existing != null) {
+                if (!existing.fingerprint().equals(g.fingerprint())) {
+                    throw new IllegalArgumentException(shardPath + " holds shard " + shard + " of another grid ("
+                            + existing.fingerprint() + ", this one is " + g.fingerprint() + "); remove it or use another --out");
+                }
+                stdout.println(what + ": already complete in " + shardPath + "; nothing to run");
+                return 0;
             }
         }
-        return new SimReport(scenario, results);
+        Scenario any = scenarios.values().iterator().next();
+        Progress progress = new Progress(err, any.name() + " " + what, "runs");
+        long t0 = System.nanoTime();
+        List<Row> rows = RunPool.run(runs, threads, r -> {
+            Scenario scenario = scenarios.get(scenarioKey(g, r));
+            long start = System.nanoTime();
+            SchemeResult result = ScenarioRunner.run(scenario, r.scheme());
+            return Row.of(r, g.keys(), scenario, result, (System.nanoTime() - start) / 1e9);
+        }, done -> progress.runs(done, runs.size()));
+        progress.done(String.format(Locale.ROOT, "%s: %d runs in %.1f s wall on %d threads", what, runs.size(),
+                (System.nanoTime() - t0) / 1e9, Math.min(threads, runs.size())));
+        try {
+            if (shardPath != null) {
+                new ShardFile(null, g.fingerprint(), slice[0], slice[1], g.runs().size(), g.keys(),
+                        runs.stream().map(Grid.Run::index).toList(), rows).write(out);
+                stdout.println(what + ": " + rows.size() + " of " + g.runs().size() + " runs -> " + shardPath);
+                return 0;
+            }
+            writeTable(new ResultTable(g.fingerprint(), g.keys(), rows), tables, summaries, json, stdout, err);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+        return 0;
+    }
+
+    /** Writes --table and --summary files and prints the summary (or, with --json, the table's JSON). */
+    static void writeTable(ResultTable table, List<Path> tables, List<Path> summaries, boolean json, PrintWriter stdout,
+                           PrintWriter err) throws IOException {
+        for (Path t : tables) {
+            table.write(t, ResultTable.Content.ROWS);
+            err.println("wrote " + table.rows().size() + " rows to " + t);
+        }
+        for (Path s : summaries) {
+            table.write(s, ResultTable.Content.SUMMARY);
+            err.println("wrote the summary to " + s);
+        }
+        if (json) {
+            stdout.println(table.json());
+        } else {
+            table.printSummary(stdout);
+        }
+    }
+
+    /** Loads the scenario of every (point, seed) of the grid once: a bad key or value fails here, before any run. */
+    private Map<String, Scenario> loadAll(Grid g) {
+        Map<String, Scenario> out = new HashMap<>();
+        for (Grid.Run r : g.runs()) {
+            String key = scenarioKey(g, r);
+            if (!out.containsKey(key)) {
+                List<String> sets = new ArrayList<>(overrides);
+                sets.addAll(g.overrides(r.point()));
+                sets.add("seed=" + r.seed());
+                try {
+                    out.put(key, ScenarioLoader.load(config, sets).scenario());
+                } catch (ConfigException e) {
+                    if (g.axes().isEmpty()) {
+                        throw e;
+                    }
+                    throw new ConfigException("--sweep " + String.join(" ", g.overrides(r.point())) + ": " + e.getMessage());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String scenarioKey(Grid g, Grid.Run r) {
+        return String.join("\u0000", g.overrides(r.point())) + "\u0000seed=" + r.seed();
+    }
+
+    /** Runs one scheme on {@code scenario}; a progress bar of its own when it runs alone, and its speed on stderr. */
+    private SchemeResult runOne(Scenario scenario, String s, ScenarioRunner.Tracing tracing, boolean withProgress) {
+        PrintWriter err = spec.commandLine().getErr();
+        Progress progress = withProgress ? new Progress(err, scenario.name() + " " + s, "simulated") : null;
+        long t0 = System.nanoTime();
+        SchemeResult r = ScenarioRunner.run(scenario, s, progress == null ? ScenarioRunner.Progress.NONE : progress, tracing);
+        double wall = (System.nanoTime() - t0) / 1e9;
+        // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
+        String line = String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",
+                scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6);
+        if (progress != null) {
+            progress.done(line);
+        } else {
+            err.println(line);
+        }
+        if (tracing != null) {
+            err.println("wrote trace " + tracing.file());
+        }
+        return r;
     }
 
     /** The index of the switch --trace-switch names (default the first), or a usage error listing the names. */

@@ -58,4 +58,21 @@ class ProgressTest {
         p.done("final");
         assertTrue(text.toString().endsWith("\r" + " ".repeat(text.toString().indexOf("\r", 1) - 1) + "\rfinal\n"), text.toString());
     }
+
+    /** A grid of runs: runs done and the time left at the pace so far; plain lines every 5 s off a terminal. */
+    @Test
+    void aGridCountsRunsAndEstimatesTheTimeLeft() {
+        Progress p = new Progress(new java.io.PrintWriter(text), "grid", "runs", false, () -> now[0]);
+        int[] doneAt = {1, 2, 6, 7};
+        for (int i = 0; i < doneAt.length; i++) {
+            now[0] = doneAt[i] * 1_000_000_000L;
+            p.runs(i + 1, 8);
+        }
+        assertEquals("grid: 3/8 runs after 6 s, ETA 10 s\n", text.toString());
+        Progress bar = new Progress(new java.io.PrintWriter(text), "grid", "runs", true, () -> now[0]);
+        text.getBuffer().setLength(0);
+        now[0] += 2_000_000_000L;
+        bar.runs(4, 8);
+        assertTrue(text.toString().startsWith("\rgrid [###############               ] 4/8 runs, 2.0 s, ETA 2 s"), text.toString());
+    }
 }

@@ -137,6 +137,11 @@ public final class JsonOutput {
         });
     }
 
+    /** A number given as its text, written as it is (e.g. a table cell formatted elsewhere). */
+    public JsonOutput rawNumber(String text) {
+        return run(() -> g.writeNumber(text));
+    }
+
     // ------------------------------------------------------------------ result
 
     /** The document written so far. */
