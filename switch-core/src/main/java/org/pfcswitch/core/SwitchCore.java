@@ -637,6 +637,14 @@ public final class SwitchCore {
         return link.pausedMask(port, 1 << queue, now) != 0;
     }
 
+    /**
+     * Whether the switch currently advertises XOFF for ingress {@code (port, priority)}: it is pausing
+     * the upstream neighbour behind {@code port} on that priority (read-only, allocation-free).
+     */
+    public boolean isAdvertisingXoff(int port, int priority) {
+        return mmu.flowControl().isAdvertisedXoff(port, priority);
+    }
+
     /** Time egress queue {@code (port, queue)} has spent paused by its downstream neighbour, up to {@code now}. */
     public long pausedNanos(int port, int queue, long now) {
         return link.pausedNanos(port, queue, now);

@@ -58,10 +58,18 @@ public final class Testbed implements Hosts {
     private final FlowListeners listeners;
     private final DcqcnConfig dcqcn;
     private final long[] delayNanos;
+    /** Per switch and port: the switch at the far end and its port there, or -1 for a host. */
+    private int[][] peerSwitch;
+    private int[][] peerPort;
 
     /** Leaf-spine shape; {@code hostsPerLeaf == 0} means a single switch. */
-    private record Fabric(int leaves, int spines, int hostsPerLeaf, long bps, long delayNanos) {
-        static final Fabric SINGLE = new Fabric(0, 0, 0, 0, 0);
+    private record Fabric(int leaves, int spines, int hostsPerLeaf, long bps, long delayNanos, int ring,
+                          boolean ringOneWay) {
+        static final Fabric SINGLE = new Fabric(0, 0, 0, 0, 0, 0, false);
+
+        boolean isRing() {
+            return ring > 0;
+        }
 
         boolean isLeafSpine() {
             return hostsPerLeaf > 0;
@@ -102,7 +110,23 @@ public final class Testbed implements Hosts {
             throw new IllegalArgumentException("a leaf-spine needs >= 1 leaf, spine and host per leaf, got " + leaves
                     + " leaves, " + spines + " spines, " + hostsPerLeaf + " hosts per leaf");
         }
-        return new Builder(leaves * hostsPerLeaf, new Fabric(leaves, spines, hostsPerLeaf, 100_000_000_000L, 1_000));
+        return new Builder(leaves * hostsPerLeaf, new Fabric(leaves, spines, hostsPerLeaf, 100_000_000_000L, 1_000, 0,
+                false));
+    }
+
+    /**
+     * A ring of {@code switches} switches (>= 3), one host each: host i on switch i's port 0; switch
+     * i's port 1 goes clockwise to switch i + 1's port 2 (mod n). With {@code oneWay} every switch
+     * forwards every remote host clockwise (port 1), so a flow to the host two switches on crosses
+     * a transit switch and lossless loads around the ring form a cyclic buffer dependency (the
+     * classic PFC deadlock); without it each host is reached the shorter way (ties clockwise).
+     * Ring links default to 100 Gb/s, 1 µs ({@link Builder#fabricLinks}).
+     */
+    public static Builder ring(int switches, boolean oneWay) {
+        if (switches < 3) {
+            throw new IllegalArgumentException("a ring needs >= 3 switches, got " + switches);
+        }
+        return new Builder(switches, new Fabric(0, 0, 0, 100_000_000_000L, 1_000, switches, oneWay));
     }
 
     /**
@@ -221,12 +245,28 @@ public final class Testbed implements Hosts {
     public void observeSwitch(int sw, SwitchObserver observer) {
         switches[sw].observe(observer);
     }
+    /** The switch at the far end of switch {@code sw}'s {@code port}, or -1 when a host is there. */
+    public int peerSwitch(int sw, int port) {
+        return peerSwitch == null ? -1 : peerSwitch[sw][port];
+    }
+    /** The port of {@link #peerSwitch} that switch {@code sw}'s {@code port} is cabled to, or -1. */
+    public int peerPort(int sw, int port) {
+        return peerPort == null ? -1 : peerPort[sw][port];
+    }
+    /** Registers a node of the caller's with the event loop (periodic observers such as {@link DeadlockDetector}). */
+    int register(Node n) {
+        return loop.register(n);
+    }
+
     /** The switch host {@code h} is cabled to. */
     public SwitchCore coreOf(int host) { return switches[hostSwitch[host]].core(); }
     /** The port of {@link #coreOf} host {@code h} is cabled to. */
     public int portOf(int host) { return hostPort[host]; }
     /** Whether {@code port} of switch {@code sw} goes to a host (else to another switch). */
     public boolean isHostPort(int sw, int port) {
+        if (fabric.isRing()) {
+            return port == 0;
+        }
         return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
     }
     @Override
@@ -332,13 +372,14 @@ public final class Testbed implements Hosts {
 
         /** Every leaf-spine link at this rate and one-way propagation delay (leaf-spine only). */
         public Builder fabricLinks(long bps, long delayNs) {
-            if (!fabric.isLeafSpine()) {
+            if (!fabric.isLeafSpine() && !fabric.isRing()) {
                 throw new IllegalStateException("fabricLinks: a single-switch testbed has no fabric");
             }
             if (bps <= 0 || delayNs < 0) {
                 throw new IllegalArgumentException("fabric links need a rate > 0 and a delay >= 0");
             }
-            fabric = new Fabric(fabric.leaves(), fabric.spines(), fabric.hostsPerLeaf(), bps, delayNs);
+            fabric = new Fabric(fabric.leaves(), fabric.spines(), fabric.hostsPerLeaf(), bps, delayNs, fabric.ring(),
+                    fabric.ringOneWay());
             return this;
         }
 
@@ -364,7 +405,7 @@ public final class Testbed implements Hosts {
                 if (src < 0) {
                     continue;
                 }
-                if (fabric.isLeafSpine()) {
+                if (fabric.isLeafSpine() || fabric.isRing()) {
                     throw new IllegalStateException("clone ports exist on a single switch only");
                 }
                 if (cloneSource[src] >= 0) {
@@ -378,6 +419,9 @@ public final class Testbed implements Hosts {
             }
             if (fabric.isLeafSpine()) {
                 return buildLeafSpine();
+            }
+            if (fabric.isRing()) {
+                return buildRing();
             }
             mmu.ports(1, rateBps[0], delayNanos[0]);
             for (int i = 1; i < hostCount; i++) {
@@ -529,8 +573,97 @@ public final class Testbed implements Hosts {
                 hosts[i].peers(hosts);
                 hosts[i].ignorePfc(ignoresPfc[i]);
             }
-            return new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
+            Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
                     payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+            int[][] ps = new int[configs.length][];
+            int[][] pp = new int[configs.length][];
+            for (int i = 0; i < configs.length; i++) {
+                ps[i] = new int[configs[i].ports()];
+                pp[i] = new int[configs[i].ports()];
+                Arrays.fill(ps[i], -1);
+                Arrays.fill(pp[i], -1);
+            }
+            for (int l = 0; l < leaves; l++) {
+                for (int s = 0; s < spines; s++) {
+                    ps[l][perLeaf + s] = leaves + s;
+                    pp[l][perLeaf + s] = l;
+                    ps[leaves + s][l] = l;
+                    pp[leaves + s][l] = perLeaf + s;
+                }
+            }
+            tb.peerSwitch = ps;
+            tb.peerPort = pp;
+            return tb;
+        }
+
+        /** See {@link Testbed#ring}: port 0 the host, port 1 clockwise, port 2 counter-clockwise. */
+        private Testbed buildRing() {
+            int n = fabric.ring();
+            CoreConfig[] configs = new CoreConfig[n];
+            long bufferBytes = 0;
+            for (int i = 0; i < n; i++) {
+                mmu.ports(1, rateBps[i], delayNanos[i]);
+                mmu.port(fabric.bps(), fabric.delayNanos());
+                mmu.port(fabric.bps(), fabric.delayNanos());
+                MmuConfig m = mmu.build();
+                bufferBytes += m.totalBytes();
+                CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
+                for (int h = 0; h < n; h++) {
+                    int ahead = Math.floorMod(h - i, n);            // hops clockwise from switch i to host h's switch
+                    int port = h == i ? 0 : fabric.ringOneWay() || ahead <= n - ahead ? 1 : 2;
+                    cb.staticMac(hostMac(h), port);
+                }
+                cb.senderIgnoresPfc(0, ignoresPfc[i]);
+                coreSettings.accept(cb);
+                configs[i] = cb.build();
+            }
+            int frameBytes = payloadMtu + 96;
+            int slots = slabSlots > 0 ? slabSlots
+                    : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * n);
+            SplittableRandom random = new SplittableRandom(seed);
+            EventLoop loop = new EventLoop();
+            HeapSlab slab = new HeapSlab(slots, frameBytes);
+            FlowRecords records = new FlowRecords();
+            FlowTable table = new FlowTable();
+            FlowListeners listeners = new FlowListeners();
+            SwitchNode[] nodes = new SwitchNode[n];
+            int[] nodeId = new int[n];
+            for (int i = 0; i < n; i++) {
+                nodes[i] = new SwitchNode(loop, configs[i].ports());
+                SwitchCore core = new SwitchCore(configs[i], slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
+                nodeId[i] = loop.register(nodes[i]);
+                nodes[i].attach(core, nodeId[i]);
+            }
+            int[][] ps = new int[n][];
+            int[][] pp = new int[n][];
+            for (int i = 0; i < n; i++) {
+                int next = (i + 1) % n;
+                nodes[i].connect(1, new Wire(loop, nodeId[next], 2, fabric.bps(), fabric.delayNanos()));
+                nodes[next].connect(2, new Wire(loop, nodeId[i], 1, fabric.bps(), fabric.delayNanos()));
+                ps[i] = new int[] {-1, next, (i + n - 1) % n};
+                pp[i] = new int[] {-1, 2, 1};
+            }
+            RoceHost[] hosts = new RoceHost[hostCount];
+            int[] hostNode = new int[hostCount];
+            int[] hostSwitch = new int[hostCount];
+            int[] hostPort = new int[hostCount];
+            for (int i = 0; i < hostCount; i++) {
+                hostSwitch[i] = i;
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostMac(i), 0x0A00_0001 + i,
+                        rateBps[i], controlPriority, speaksBfc(configs[i].mmu()));
+                hostNode[i] = loop.register(hosts[i]);
+                hosts[i].attach(hostNode[i], new Wire(loop, nodeId[i], 0, rateBps[i], delayNanos[i]));
+                nodes[i].connect(0, new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
+            }
+            for (int i = 0; i < hostCount; i++) {
+                hosts[i].peers(hosts);
+                hosts[i].ignorePfc(ignoresPfc[i]);
+            }
+            Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
+                    payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+            tb.peerSwitch = ps;
+            tb.peerPort = pp;
+            return tb;
         }
     }
 }
