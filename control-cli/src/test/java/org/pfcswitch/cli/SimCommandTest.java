@@ -350,7 +350,7 @@ class SimCommandTest {
         expectError(dir, base.replace("mtuBytes: 1500", "mtuBytes: 1500\n  ports: {count: 4, speed: 100G}"),
                 "mmu.ports: a scenario's ports are its hosts");
         String ls = Files.readString(SCENARIOS.resolve("leafspine-incast.yaml"));
-        expectError(dir, ls.replace("kind: leafSpine", "kind: fatTree"), "topology.kind: expected leafSpine or single");
+        expectError(dir, ls.replace("kind: leafSpine", "kind: fatTree"), "topology.kind: expected leafSpine, ring or single");
         expectError(dir, ls.replace("to: L1H0", "to: L2H0"), "traffic.F0.to: no host named 'L2H0'");
         expectError(dir, ls.replace("spines: 2", "spines: 2\n  cores: 4"), "cores");
         String nine = Files.readString(Path.of(NINE));

@@ -31,11 +31,31 @@ import org.pfcswitch.mmu.MmuConfig;
  *                        the {@code mmu} settings
  * @param fctByTraffic    whether reports also show the FCT bins of each traffic on its own (e.g. per host group)
  * @param pfcwd           the switches' PFC watchdog, or null (off)
+ * @param deadlock        deadlock detection over all the switches, or null (off)
  */
 public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
                        int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
                        long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
-                       long seed, Topology topology, boolean fctByTraffic, PfcWatchdogConfig pfcwd) {
+                       long seed, Topology topology, boolean fctByTraffic, PfcWatchdogConfig pfcwd,
+                       Deadlock deadlock) {
+
+    /** Deadlock detection ({@link DeadlockDetector}): a check every {@code checkNanos}, a cycle reported after {@code persistNanos}. */
+    public record Deadlock(long checkNanos, long persistNanos) {
+        public Deadlock {
+            if (checkNanos <= 0 || persistNanos < 0) {
+                throw new IllegalArgumentException("deadlock: check must be > 0 and persist >= 0");
+            }
+        }
+    }
+
+    /** Without deadlock detection. */
+    public Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
+                    int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
+                    long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
+                    long seed, Topology topology, boolean fctByTraffic, PfcWatchdogConfig pfcwd) {
+        this(name, mmu, pauseQuanta, hosts, dcqcn, payloadMtu, traffic, durationNanos, measureFromNanos, measureToNanos,
+                sampleNanos, reportPorts, fctBinEdges, seed, topology, fctByTraffic, pfcwd, null);
+    }
 
     /** Without a PFC watchdog. */
     public Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
@@ -62,12 +82,19 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
     }
 
     /**
-     * The switches: {@code hostsPerLeaf == 0} is one switch with every host on it; otherwise
-     * {@code leaves} leaves with {@code hostsPerLeaf} hosts each, every leaf cabled to each of
-     * {@code spines} spines by a link of {@code fabricBps} and {@code fabricDelayNanos}.
+     * The switches: {@code hostsPerLeaf == 0} and {@code ringSwitches == 0} is one switch with every
+     * host on it; {@code hostsPerLeaf > 0} is {@code leaves} leaves with {@code hostsPerLeaf} hosts
+     * each, every leaf cabled to each of {@code spines} spines by a link of {@code fabricBps} and
+     * {@code fabricDelayNanos}; {@code ringSwitches > 0} is a ring of that many switches with one
+     * host each ({@link Testbed#ring}), routed one way round ({@code ringOneWay}) or the short way.
      */
-    public record Topology(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos) {
+    public record Topology(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos,
+                           int ringSwitches, boolean ringOneWay) {
         public static final Topology SINGLE_SWITCH = new Topology(0, 0, 0, 0, 0);
+
+        public Topology(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos) {
+            this(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos, 0, false);
+        }
 
         public Topology {
             if (hostsPerLeaf != 0 && (leaves < 1 || spines < 1 || hostsPerLeaf < 1 || fabricBps <= 0
@@ -75,6 +102,17 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
                 throw new IllegalArgumentException("a leaf-spine needs >= 1 leaf, spine and host per leaf and fabric "
                         + "links of rate > 0 and delay >= 0");
             }
+            if (ringSwitches != 0 && (ringSwitches < 3 || hostsPerLeaf != 0 || fabricBps <= 0 || fabricDelayNanos < 0)) {
+                throw new IllegalArgumentException("a ring needs >= 3 switches and ring links of rate > 0 and delay >= 0");
+            }
+        }
+
+        public static Topology ring(int switches, boolean oneWay, long linkBps, long linkDelayNanos) {
+            return new Topology(0, 0, 0, linkBps, linkDelayNanos, switches, oneWay);
+        }
+
+        public boolean isRing() {
+            return ringSwitches > 0;
         }
 
         public static Topology leafSpine(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos) {
@@ -122,6 +160,10 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
                     + topology.hostsPerLeaf() + " hosts needs " + topology.leaves() * topology.hostsPerLeaf()
                     + " hosts, got " + hosts.size());
         }
+        if (topology.isRing() && hosts.size() != topology.ringSwitches()) {
+            throw new IllegalArgumentException("a ring of " + topology.ringSwitches() + " switches has as many hosts, got "
+                    + hosts.size());
+        }
         if (durationNanos <= 0 || sampleNanos <= 0) {
             throw new IllegalArgumentException("duration and sample interval must be > 0");
         }
@@ -134,7 +176,7 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
             if (src < 0) {
                 continue;
             }
-            if (topology.isLeafSpine() || src == i || src >= hosts.size() || hosts.get(src).cloneOf() >= 0
+            if (topology.isLeafSpine() || topology.isRing() || src == i || src >= hosts.size() || hosts.get(src).cloneOf() >= 0
                     || hosts.get(i).clonePfc() == null) {
                 throw new IllegalArgumentException("host " + hosts.get(i).name() + ": a clone port replays another host"
                         + " of the same single switch that is itself no clone");

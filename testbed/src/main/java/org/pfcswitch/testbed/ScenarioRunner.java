@@ -72,10 +72,16 @@ public final class ScenarioRunner {
     /** The switches of {@code s}: {@code switch} alone, or {@code leaf0..} then {@code spine0..} (the testbed's order). */
     public static List<String> switchNames(Scenario s) {
         Scenario.Topology topo = s.topology();
+        List<String> names = new ArrayList<>();
+        if (topo.isRing()) {
+            for (int i = 0; i < topo.ringSwitches(); i++) {
+                names.add("sw" + i);
+            }
+            return names;
+        }
         if (!topo.isLeafSpine()) {
             return List.of("switch");
         }
-        List<String> names = new ArrayList<>();
         for (int l = 0; l < topo.leaves(); l++) {
             names.add("leaf" + l);
         }
@@ -89,7 +95,12 @@ public final class ScenarioRunner {
     public static List<String> portNames(Scenario s, int sw) {
         Scenario.Topology topo = s.topology();
         List<String> names = new ArrayList<>();
-        if (!topo.isLeafSpine()) {
+        if (topo.isRing()) {
+            int n = topo.ringSwitches();
+            names.add(s.hosts().get(sw).name());
+            names.add("sw" + (sw + 1) % n);
+            names.add("sw" + (sw + n - 1) % n);
+        } else if (!topo.isLeafSpine()) {
             s.hosts().forEach(h -> names.add(h.name()));
         } else if (sw < topo.leaves()) {
             for (int j = 0; j < topo.hostsPerLeaf(); j++) {
@@ -122,6 +133,8 @@ public final class ScenarioRunner {
                 }
             });
         }
+        DeadlockDetector detector = s.deadlock() == null ? null
+                : new DeadlockDetector(tb, switchNames(s), s.deadlock().checkNanos(), s.deadlock().persistNanos(), null);
         SplittableRandom seeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
         List<Traffic> traffic = new ArrayList<>();
         for (Scenario.TrafficSpec spec : s.traffic()) {
@@ -235,7 +248,9 @@ public final class ScenarioRunner {
                 started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, byTraffic, violations,
                 violationsObeying, violationsIgnoring, drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
                 new SchemeResult.Series(times, report, queue, paused, thr), rec,
-                s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents));
+                s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents),
+                detector == null ? null : new SchemeResult.Deadlock(detector.checkNanos(), detector.persistNanos(),
+                        detector.checks(), detector.reports()));
     }
 
     /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
@@ -244,6 +259,8 @@ public final class ScenarioRunner {
         Testbed.Builder b = (topo.isLeafSpine()
                 ? Testbed.leafSpine(topo.leaves(), topo.spines(), topo.hostsPerLeaf())
                         .fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
+                : topo.isRing()
+                ? Testbed.ring(topo.ringSwitches(), topo.ringOneWay()).fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()));
         for (int i = 0; i < s.hosts().size(); i++) {

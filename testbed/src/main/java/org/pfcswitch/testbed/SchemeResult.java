@@ -39,6 +39,7 @@ import org.pfcswitch.core.ClonePfc;
  * @param series             the time series
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
  * @param pfcwd              what the PFC watchdog did (all switches), or null when the scenario has none
+ * @param deadlock           what deadlock detection found, or null when the scenario has no {@code deadlock:} section
  */
 public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long[] fabricPausesBySwitch,
                            long[] pausedNanosByPort, long firstPauseNanos,
@@ -47,7 +48,21 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEd
                            long losslessViolations, long losslessViolationsObeying,
                            long losslessViolationsIgnoring, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
-                           FlowRecords flows, Pfcwd pfcwd) {
+                           FlowRecords flows, Pfcwd pfcwd, Deadlock deadlock) {
+
+    /**
+     * Deadlock detection in a run ({@link DeadlockDetector}): its settings, the checks it made and
+     * every deadlock it reported (the cycle's ports, first seen, reported).
+     */
+    public record Deadlock(long checkNanos, long persistNanos, long checks, List<DeadlockDetector.Report> reports) {
+        public Deadlock {
+            reports = List.copyOf(reports);
+        }
+
+        public long deadlocks() {
+            return reports.size();
+        }
+    }
 
     /**
      * The PFC watchdog's work in a run: storms declared, restorations, frames dropped in stormed

@@ -42,6 +42,12 @@ public final class SimReport {
                             + " PFC pauses count every switch (fabric links too), @host columns what a leaf sent its host%n",
                     topo.leaves(), topo.spines(), topo.hostsPerLeaf(), topo.fabricBps() / 1e9, topo.fabricDelayNanos() / 1e3);
         }
+        if (topo.isRing()) {
+            out.printf(Locale.ROOT, "ring: %d switches sw0..sw%d, one host each on port 0 (port 1 to the next switch, 2 to the"
+                            + " previous), routes %s, ring links %.0f Gb/s %.3f us%n", topo.ringSwitches(),
+                    topo.ringSwitches() - 1, topo.ringOneWay() ? "one way round" : "the short way", topo.fabricBps() / 1e9,
+                    topo.fabricDelayNanos() / 1e3);
+        }
         List<String> header = new ArrayList<>(List.of("scheme", "PFC pauses"));
         for (int p : scenario.reportPorts()) {
             header.add("@" + portName(p));
@@ -52,6 +58,9 @@ public final class SimReport {
         }
         header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol.",
                 "viol. obeying", "viol. ignoring"));
+        if (scenario.deadlock() != null) {
+            header.add("deadlocks");
+        }
         List<List<String>> rows = new ArrayList<>();
         for (SchemeResult r : results) {
             List<String> row = new ArrayList<>(List.of(r.scheme(), Long.toString(r.pausesSent())));
@@ -72,6 +81,9 @@ public final class SimReport {
             row.add(Long.toString(r.losslessViolations()));
             row.add(Long.toString(r.losslessViolationsObeying()));
             row.add(Long.toString(r.losslessViolationsIgnoring()));
+            if (r.deadlock() != null) {
+                row.add(Long.toString(r.deadlock().deadlocks()));
+            }
             rows.add(row);
         }
         printAligned(out, header, rows);
@@ -97,6 +109,20 @@ public final class SimReport {
                     out.printf(Locale.ROOT, "    %.3f ms %s %s/%d (%s %.3f ms)%n", e.atNanos() / 1e6,
                             e.kind().equals("storm") ? "storm on" : "restored", wdPort(e), e.priority(),
                             e.kind().equals("storm") ? "paused without a break for" : "stormed for", e.durationNanos() / 1e6);
+                }
+            }
+        }
+
+        if (scenario.deadlock() != null) {
+            var d = scenario.deadlock();
+            out.printf(Locale.ROOT, "deadlock detection: a check every %.1f us, reported after %.3f ms%n",
+                    d.checkNanos() / 1e3, d.persistNanos() / 1e6);
+            for (SchemeResult r : results) {
+                SchemeResult.Deadlock dl = r.deadlock();
+                out.printf(Locale.ROOT, "  %s: %d deadlocks in %d checks%n", r.scheme(), dl.deadlocks(), dl.checks());
+                for (var rep : dl.reports()) {
+                    out.printf(Locale.ROOT, "    deadlock: %s (a cycle since %.3f ms, reported at %.3f ms)%n", rep.cycle(),
+                            rep.firstSeenNs() / 1e6, rep.reportedNs() / 1e6);
                 }
             }
         }
@@ -239,6 +265,16 @@ public final class SimReport {
                     }
                     j.field("port", wdPort(e)).field("priority", e.priority()).field("atNs", e.atNanos())
                             .field("durationNs", e.durationNanos()).endObject();
+                }
+                j.endArray().endObject();
+            }
+            if (r.deadlock() != null) {
+                SchemeResult.Deadlock dl = r.deadlock();
+                j.beginObject("deadlock").field("checkNs", dl.checkNanos()).field("persistNs", dl.persistNanos())
+                        .field("checks", dl.checks()).field("deadlocks", dl.deadlocks()).name("reports").beginArray();
+                for (var rep : dl.reports()) {
+                    j.beginObject().field("cycle", rep.cycle()).field("firstSeenNs", rep.firstSeenNs())
+                            .field("reportedNs", rep.reportedNs()).endObject();
                 }
                 j.endArray().endObject();
             }
@@ -390,6 +426,9 @@ public final class SimReport {
 
     /** Leaf-spine switch {@code i}: leaves first, then spines (the testbed's numbering). */
     private String switchName(int i) {
+        if (scenario.topology().isRing()) {
+            return "sw" + i;
+        }
         int leaves = scenario.topology().leaves();
         return i < leaves ? "leaf" + i : "spine" + (i - leaves);
     }

@@ -62,6 +62,11 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   storm: {kind: pfcStorm, from: R2, priority: 3, quanta: 65535, every: 10us, start: 5ms, stop: 25ms}
  *                                # R2 pauses the switch's priority 3 towards it every 10 us (a stuck NIC)
  * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}    # PFC watchdog (off when absent)
+ * deadlock: {check: 100us, persist: 1ms}   # deadlock detection: a check every 100 us, a cycle of paused
+ *                                # queues reported once it lasts 1 ms (off when absent)
+ * (topology: {kind: ring, switches: 3, routes: oneWay | shortest, hostSpeed, hostDelay, fabricSpeed,
+ *  fabricDelay}: a ring of switches with one host each, H0..H(n-1); oneWay routes every remote host
+ *  clockwise, shortest the short way round)
  *                                # C0..C4 become clone ports: the switch replays H1's data frames on
  *                                # them at the same instants (their links must equal H1's); a PAUSE to
  *                                # them is ignored (default) or makes them skip copies while paused
@@ -93,7 +98,7 @@ public final class ScenarioLoader {
     public record Loaded(Scenario scenario, List<String> schemes) {}
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
-            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd"};
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -169,8 +174,9 @@ public final class ScenarioLoader {
         String name = root.string("name");
         Scenario.Topology topology = readTopology(root);
         List<Scenario.Host> hosts = topology.isLeafSpine() ? leafSpineHosts(root.child("topology"), topology)
+                : topology.isRing() ? ringHosts(root.child("topology"), topology)
                 : readHosts(root);
-        if (!topology.isLeafSpine()) {
+        if (!topology.isLeafSpine() && !topology.isRing()) {
             readClones(root, hosts);
         }
         MmuConfig mmu = MmuConfigLoader.load(root);
@@ -213,7 +219,8 @@ public final class ScenarioLoader {
         }
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
-                    report, bins, root.integer("seed", 1), topology, fctByTraffic, PfcWatchdogLoader.read(root)), schemes);
+                    report, bins, root.integer("seed", 1), topology, fctByTraffic, PfcWatchdogLoader.read(root),
+                    readDeadlock(root)), schemes);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
@@ -230,8 +237,23 @@ public final class ScenarioLoader {
             t.allowOnly("kind");
             return Scenario.Topology.SINGLE_SWITCH;
         }
+        if (kind.equals("ring")) {
+            t.allowOnly("kind", "switches", "routes", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay");
+            if (root.has("hosts")) {
+                throw root.error("hosts", "a ring topology makes its own hosts (H0, H1, ...); remove hosts:");
+            }
+            int n = t.integer("switches", 3, 3, 64);
+            String routes = t.string("routes", "shortest");
+            if (!routes.equals("oneWay") && !routes.equals("shortest")) {
+                throw t.error("routes", "expected oneWay or shortest, got '" + routes + "'");
+            }
+            long hostSpeed = t.bitsPerSecond("hostSpeed");
+            long hostDelay = t.nanos("hostDelay");
+            return Scenario.Topology.ring(n, routes.equals("oneWay"), t.bitsPerSecond("fabricSpeed", hostSpeed),
+                    t.nanos("fabricDelay", hostDelay));
+        }
         if (!kind.equals("leafSpine")) {
-            throw t.error("kind", "expected leafSpine or single, got '" + kind + "'");
+            throw t.error("kind", "expected leafSpine, ring or single, got '" + kind + "'");
         }
         t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay");
         if (root.has("hosts")) {
@@ -247,6 +269,34 @@ public final class ScenarioLoader {
         long hostDelay = t.nanos("hostDelay");
         return Scenario.Topology.leafSpine(leaves, spines, perLeaf, t.bitsPerSecond("fabricSpeed", hostSpeed),
                 t.nanos("fabricDelay", hostDelay));
+    }
+
+    /** Host i is Hi, on switch i of the ring. */
+    private static List<Scenario.Host> ringHosts(ConfigNode t, Scenario.Topology topo) {
+        long speed = t.bitsPerSecond("hostSpeed");
+        long delay = t.nanos("hostDelay");
+        List<Scenario.Host> hosts = new ArrayList<>();
+        for (int i = 0; i < topo.ringSwitches(); i++) {
+            hosts.add(new Scenario.Host("H" + i, speed, delay));
+        }
+        return hosts;
+    }
+
+    /** The optional {@code deadlock: {check: 100us, persist: 1ms}} section, or null (off). */
+    private static Scenario.Deadlock readDeadlock(ConfigNode root) {
+        if (!root.has("deadlock")) {
+            return null;
+        }
+        ConfigNode d = root.child("deadlock").allowOnly("check", "persist");
+        long check = d.nanos("check", 100_000);
+        if (check <= 0) {
+            throw d.error("check", "must be > 0, got " + check + " ns");
+        }
+        long persist = d.nanos("persist", 1_000_000);
+        if (persist < 0) {
+            throw d.error("persist", "must be >= 0, got " + persist + " ns");
+        }
+        return new Scenario.Deadlock(check, persist);
     }
 
     /** Host {@code l × hostsPerLeaf + j} is LlHj: leaf l, port j. */
