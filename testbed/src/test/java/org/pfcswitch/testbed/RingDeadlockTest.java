@@ -72,6 +72,34 @@ class RingDeadlockTest {
         assertEquals(0, d.deadlocks());
     }
 
+    /** A check allocates nothing, on a ring in deadlock (the DFS walks the cycle) and on one without. */
+    @Test
+    void aCheckAllocatesNothing() {
+        for (boolean oneWay : new boolean[] {true, false}) {
+            Testbed tb = ring(oneWay);
+            DeadlockDetector d = new DeadlockDetector(tb, names(), CHECK, PERSIST, null);
+            tb.runUntil(2_000_000);                            // reported already (one way round)
+            long now = tb.now();
+            for (int i = 0; i < 20_000; i++) {                // warm-up
+                d.check(now);
+            }
+            com.sun.management.ThreadMXBean mx =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 10_000; i++) {
+                d.check(now);
+            }
+            long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 100_000; i++) {
+                d.check(now);
+            }
+            System.out.printf("deadlock check, oneWay=%s: %.0f ns%n", oneWay, (System.nanoTime() - t0) / 100_000.0);
+            assertEquals(0, allocated, "bytes allocated by 10,000 checks, oneWay=" + oneWay);
+            assertEquals(oneWay ? 1 : 0, d.deadlocks());
+        }
+    }
+
     private static long delivered(Testbed tb) {
         long n = 0;
         for (int s = 0; s < tb.switches(); s++) {

@@ -435,7 +435,7 @@ public final class SimReport {
 
     /** A watchdog event's port: the host behind it, or (leaf-spine) switch:port as {@code ScenarioRunner.portNames} names it. */
     private String wdPort(SchemeResult.Pfcwd.Event e) {
-        if (!scenario.topology().isLeafSpine()) {
+        if (!scenario.topology().isLeafSpine() && !scenario.topology().isRing()) {
             return portName(e.port());
         }
         return switchName(e.switchIndex()) + ":" + org.pfcswitch.testbed.ScenarioRunner.portNames(scenario, e.switchIndex()).get(e.port());
