@@ -1,11 +1,12 @@
 package org.pfcswitch.core.record;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -18,14 +19,19 @@ import java.util.Map;
  */
 public final class ArrivalWriter implements Closeable {
 
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final OutputStream out;
     private final int ports;
-    private final ByteBuffer record = ByteBuffer.allocate(ArrivalFormat.RECORD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    /** Records are put here in place and written out 12 800 at a time (no per-record stream call). */
+    private final byte[] buf = new byte[ArrivalFormat.RECORD_BYTES * 12_800];
+    private int pos;
     private long lastTime = Long.MIN_VALUE;
     private long written;
 
     public ArrivalWriter(OutputStream out, ArrivalHeader header) throws IOException {
-        this.out = out instanceof BufferedOutputStream ? out : new BufferedOutputStream(out, 1 << 16);
+        this.out = out;
         this.ports = header.ports();
         ByteBuffer h = ByteBuffer.allocate(ArrivalFormat.HEADER_FIXED_BYTES + 8 * ports
                 + ArrivalFormat.MAC_ENTRY_BYTES * header.macPorts().size()).order(ByteOrder.LITTLE_ENDIAN);
@@ -48,13 +54,10 @@ public final class ArrivalWriter implements Closeable {
     public void write(long timeNanos, int port, int length, MemorySegment frame, long offset) throws IOException {
         check(timeNanos, port, length);
         int captured = Math.min(length, ArrivalFormat.HEADER_BYTES);
-        captured = (int) Math.min(captured, frame.byteSize() - offset);
-        record.clear();
-        record.putLong(timeNanos).putShort((short) port).putShort((short) length).putShort((short) captured).putShort((short) 0);
-        for (int i = 0; i < captured; i++) {
-            record.put(frame.get(ValueLayout.JAVA_BYTE, offset + i));
-        }
-        flushRecord();
+        captured = (int) Math.max(0, Math.min(captured, frame.byteSize() - offset));
+        int at = begin(timeNanos, port, length, captured);
+        MemorySegment.copy(frame, ValueLayout.JAVA_BYTE, offset, buf, at + 16, captured);
+        java.util.Arrays.fill(buf, at + 16 + captured, at + ArrivalFormat.RECORD_BYTES, (byte) 0);
     }
 
     /**
@@ -66,14 +69,31 @@ public final class ArrivalWriter implements Closeable {
         if (captured < 0 || captured > Math.min(length, ArrivalFormat.HEADER_BYTES)) {
             throw new IllegalArgumentException("captured " + captured + " of a " + length + "-byte frame");
         }
-        record.clear();
-        record.putLong(timeNanos).putShort((short) port).putShort((short) length).putShort((short) captured).putShort((short) 0);
+        int at = begin(timeNanos, port, length, captured);
         for (int i = 0; i < ArrivalFormat.HEADER_BYTES / 8; i++) {
-            record.putLong(words[from + i]);
+            LONG.set(buf, at + 16 + 8 * i, words[from + i]);
         }
-        record.position(ArrivalFormat.RECORD_BYTES);
-        out.write(record.array(), 0, ArrivalFormat.RECORD_BYTES);
+    }
+
+    /** Room for one record in the buffer, its first 16 bytes written; returns where it starts. */
+    private int begin(long timeNanos, int port, int length, int captured) throws IOException {
+        if (pos + ArrivalFormat.RECORD_BYTES > buf.length) {
+            drainBuffer();
+        }
+        int at = pos;
+        LONG.set(buf, at, timeNanos);
+        SHORT.set(buf, at + 8, (short) port);
+        SHORT.set(buf, at + 10, (short) length);
+        SHORT.set(buf, at + 12, (short) captured);
+        SHORT.set(buf, at + 14, (short) 0);
+        pos = at + ArrivalFormat.RECORD_BYTES;
         written++;
+        return at;
+    }
+
+    private void drainBuffer() throws IOException {
+        out.write(buf, 0, pos);
+        pos = 0;
     }
 
     private void check(long timeNanos, int port, int length) {
@@ -89,24 +109,21 @@ public final class ArrivalWriter implements Closeable {
         lastTime = timeNanos;
     }
 
-    private void flushRecord() throws IOException {
-        while (record.position() < ArrivalFormat.RECORD_BYTES) {
-            record.put((byte) 0);
-        }
-        out.write(record.array(), 0, ArrivalFormat.RECORD_BYTES);
-        written++;
-    }
-
     public long written() {
         return written;
     }
 
     public void flush() throws IOException {
+        drainBuffer();
         out.flush();
     }
 
     @Override
     public void close() throws IOException {
-        out.close();
+        try {
+            drainBuffer();
+        } finally {
+            out.close();
+        }
     }
 }
