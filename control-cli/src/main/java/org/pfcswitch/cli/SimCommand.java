@@ -441,7 +441,13 @@ final class SimCommand implements Callable<Integer> {
         try {
             var header = ReplayRun.header(replay);
             long s = seed == null ? 1 : Long.parseLong(seed);
-            ReplayRun.print(replay, header, replayBuffer, ReplayRun.run(replay, run, replayBuffer, s), stdout);
+            long t0 = System.nanoTime();
+            var results = ReplayRun.run(replay, run, replayBuffer, s);
+            double secs = (System.nanoTime() - t0) / 1e9;
+            ReplayRun.print(replay, header, replayBuffer, results, stdout);
+            long events = results.stream().mapToLong(org.pfcswitch.core.record.ReplayResult::events).sum();
+            cl.getErr().printf(Locale.ROOT, "replay: %d schemes, %d events (arrivals and timers) in %.2f s: %.2f M events/s%n",
+                    results.size(), events, secs, events / secs / 1e6);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new ParameterException(cl, "--replay: no such file " + replay);
         } catch (org.pfcswitch.core.record.ArrivalReader.ArrivalFormatException e) {

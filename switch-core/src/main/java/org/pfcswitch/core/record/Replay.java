@@ -80,7 +80,7 @@ public final class Replay {
                 throw new IllegalArgumentException("the switch has " + config.ports() + " ports, the recording " + h.ports());
             }
             long bufferFrames = config.mmu().totalBytes() / 64 + 4096;
-            Slab slab = new Slab((int) Math.min(bufferFrames, 1 << 22), 4096);
+            Slab slab = new Slab((int) Math.min(bufferFrames, 1 << 22), 256);
             long[] txFrames = new long[h.ports()];
             FrameSink sink = (port, handle, length, start) -> {
                 txFrames[port]++;
@@ -156,7 +156,9 @@ public final class Replay {
      */
     static final class Slab implements PacketMemory, FrameAllocator {
         private static final int SMALL = 128;
-        private static final int BIG = ArrivalFormat.MAX_LENGTH + 1;
+        /** Flood and clone copies up to a 16 KiB frame (jumbo frames are 9 KiB); a longer copy gets no buffer (counted by the core). */
+        private static final int BIG = 16 << 10;
+        private static final int TAIL = ArrivalFormat.MAX_LENGTH + 1;
         private final MemorySegment bytes;
         private final int smallSlots;
         private final int[] length;
@@ -168,7 +170,7 @@ public final class Replay {
         Slab(int smallSlots, int bigSlots) {
             this.smallSlots = smallSlots;
             // Tail padding: a frame's recorded length may run past its 128-byte slot (reads only).
-            this.bytes = Arena.ofAuto().allocate((long) smallSlots * SMALL + (long) bigSlots * BIG + BIG, 64);
+            this.bytes = Arena.ofAuto().allocate((long) smallSlots * SMALL + (long) bigSlots * BIG + TAIL, 64);
             this.length = new int[smallSlots + bigSlots];
             this.freeSmall = new int[smallSlots];
             for (int i = 0; i < smallSlots; i++) {
@@ -200,7 +202,7 @@ public final class Replay {
                 length[slot] = len;
                 return slot;
             }
-            if (freeBigCount == 0) {
+            if (freeBigCount == 0 || len > BIG) {
                 return NO_HANDLE;
             }
             int slot = freeBig[--freeBigCount];
