@@ -69,6 +69,37 @@ class ReplayCommandTest {
         assertEquals(sim.out(), Cli.run("sim", "--replay", arr.toString(), "--scheme", "dt,st").out());
     }
 
+    /** One capture per ingress link (--port-pcap) gives the same arrivals as one capture mapped by source MAC. */
+    @Test
+    void perPortCapturesMergeInTimeOrder() throws IOException {
+        MemorySegment frame = Arena.ofAuto().allocate(2048);
+        String[] args = {"record", "from-pcap", "--port-of", "02:00:00:00:0a:00=0", "--speed", "10G",
+            "--out", dir.resolve("ports.arr").toString(), "--port-pcap", "", "--port-pcap", "", "--port-pcap", "", "--port-pcap", ""};
+        for (int s = 1; s <= 4; s++) {
+            Path pcap = dir.resolve("h" + s + ".pcap");
+            try (PcapWriter w = PcapWriter.create(pcap, PcapWriter.Precision.NANOS)) {
+                for (int i = 0; i < 1500; i++) {
+                    RoceFrameBuilder b = new RoceFrameBuilder().macs(0x0200_0000_0A00L, 0x0200_0000_0B00L + s).dscp(26)
+                            .ips(0x0A00_0000 + s, 0x0A00_0001).psn(i).untagged().payloadBytes(960);
+                    int len = b.write(frame, 0);
+                    w.write(1_000_000L + i * 835L + s, frame, 0, len);
+                }
+            }
+            args[8 + 2 * s - 1] = s + "=" + pcap;
+        }
+        Cli conv = Cli.run(args);
+        assertEquals(0, conv.exitCode(), conv.err());
+        assertTrue(conv.out().contains("6000 arrivals on 5 ports written"), conv.out());
+
+        String[] all = new String[] {"record", "from-pcap", incastPcap().toString(), "--speed", "10G",
+            "--out", dir.resolve("macs.arr").toString(), "--port-of", "02:00:00:00:0a:00=0", "--port-of", "02:00:00:00:0b:01=1",
+            "--port-of", "02:00:00:00:0b:02=2", "--port-of", "02:00:00:00:0b:03=3", "--port-of", "02:00:00:00:0b:04=4"};
+        assertEquals(0, Cli.run(all).exitCode());
+        String a = Cli.run("sim", "--replay", dir.resolve("ports.arr").toString(), "--scheme", "dt,st").out();
+        String b = Cli.run("sim", "--replay", dir.resolve("macs.arr").toString(), "--scheme", "dt,st").out();
+        assertEquals(a.substring(a.indexOf('\n')), b.substring(b.indexOf('\n')));
+    }
+
     @Test
     void badInputsOneLine() throws IOException {
         Path junk = dir.resolve("junk.arr");
