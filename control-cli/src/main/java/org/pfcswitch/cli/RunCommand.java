@@ -178,6 +178,9 @@ final class RunCommand implements Callable<Integer> {
             } catch (IOException | RuntimeException e) {
                 spec.commandLine().getErr().println("pfcswitch run: error: " + e.getMessage());
                 sw.stop();
+                if (recorder != null) {
+                    recorder.close();
+                }
                 return 1;
             }
         }
