@@ -85,6 +85,15 @@ final class RunCommand implements Callable<Integer> {
             description = "Log a status line per port every SECONDS while running (0: only the counters at shutdown).")
     double statsEvery;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Record every arrival (time, port, length, first 64 bytes) into FILE for 'sim --replay FILE'; "
+                    + "the worker never waits: arrivals the writer thread cannot keep up with are dropped and counted.")
+    Path record;
+
+    @Option(names = "--record-max", paramLabel = "N", defaultValue = "10000000",
+            description = "With --record: record at most N arrivals, 80 bytes each (default: ${DEFAULT-VALUE}).")
+    long recordMax;
+
     @Option(names = "--check", description = "Read and validate the configuration, print what would start, and exit.")
     boolean check;
 
@@ -143,7 +152,24 @@ final class RunCommand implements Callable<Integer> {
             log(name + " is ignored by this process (inherited from the shell that started it): stop the switch with SIGTERM");
         }
 
-        DpdkSwitch sw = Dpdk.guard(() -> DpdkSwitch.start(cfg, this::log));
+        org.pfcswitch.core.record.ArrivalRecorder recorder = null;
+        if (record != null) {
+            if (recordMax < 1) {
+                throw new ParameterException(spec.commandLine(), "--record-max must be at least 1, got " + recordMax);
+            }
+            long[] speeds = cfg.ports().stream().mapToLong(SwitchConfig.Port::speedBps).toArray();
+            java.util.Map<Long, Integer> macs = new java.util.LinkedHashMap<>();
+            for (var s : cfg.core().staticMacs()) {
+                macs.put(s.mac(), s.port());
+            }
+            recorder = new org.pfcswitch.core.record.ArrivalRecorder(record,
+                    new org.pfcswitch.core.record.ArrivalHeader(speeds, macs),
+                    org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax);
+            log("recording arrivals to " + record + " (at most " + recordMax + ", ring of "
+                    + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING + ")");
+        }
+        org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
+        DpdkSwitch sw = Dpdk.guard(() -> DpdkSwitch.start(cfg, this::log, rec));
         ControlServer control = null;
         if (!noControl) {
             try {
@@ -152,6 +178,9 @@ final class RunCommand implements Callable<Integer> {
             } catch (IOException | RuntimeException e) {
                 spec.commandLine().getErr().println("pfcswitch run: error: " + e.getMessage());
                 sw.stop();
+                if (recorder != null) {
+                    recorder.close();
+                }
                 return 1;
             }
         }
@@ -190,6 +219,15 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
+        if (recorder != null) {
+            try {
+                var r = recorder.close();
+                log("recorded " + r.written() + " arrivals to " + r.file() + ", " + r.droppedRingFull()
+                        + " dropped (ring full), " + r.overMax() + " beyond --record-max");
+            } catch (IOException e) {
+                log("recording: " + e.getMessage());
+            }
+        }
         if (watchdog != null) {
             watchdog.drain(wdLog);
         }

@@ -80,6 +80,15 @@ final class SimCommand implements Callable<Integer> {
     @Mixin
     SchemesOption schemes;
 
+    @Option(names = "--replay", paramLabel = "FILE",
+            description = "Replay an arrival record (run --record, record from-pcap) open-loop through each --scheme "
+                    + "(default dt) instead of a scenario; prints pauses, drops, buffer and queueing delay per scheme.")
+    Path replay;
+
+    @Option(names = "--buffer", paramLabel = "BYTES", defaultValue = "16777216",
+            description = "With --replay: the shared buffer in bytes (default: ${DEFAULT-VALUE}).")
+    long replayBuffer;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Override a value by its dotted path, e.g. duration=2ms or traffic.bursts.count=24 (repeatable).")
     List<String> overrides = new ArrayList<>();
@@ -161,6 +170,9 @@ final class SimCommand implements Callable<Integer> {
     public Integer call() {
         CommandLine cl = spec.commandLine();
         PrintWriter stdout = cl.getOut();
+        if (replay != null) {
+            return replay(cl, stdout);
+        }
         if (config == null) {
             throw new ParameterException(cl, "Missing required option: '--config=SCENARIO'");
         }
@@ -416,6 +428,38 @@ final class SimCommand implements Callable<Integer> {
             stem += "-" + scheme;
         }
         return base.resolveSibling(stem + ext);
+    }
+
+    private int replay(CommandLine cl, PrintWriter stdout) {
+        if (config != null || !sweeps.isEmpty() || trace != null || shard != null) {
+            throw new ParameterException(cl, "--replay FILE runs a recording: it does not go with --config, --sweep, --trace or --shard");
+        }
+        if (replayBuffer < 1 << 16) {
+            throw new ParameterException(cl, "--buffer must be at least 65536 bytes, got " + replayBuffer);
+        }
+        List<String> run = schemes.orElse(List.of("dt"));
+        try {
+            var header = ReplayRun.header(replay);
+            long s = seed == null ? 1 : Long.parseLong(seed);
+            long t0 = System.nanoTime();
+            var results = ReplayRun.run(replay, run, replayBuffer, s);
+            double secs = (System.nanoTime() - t0) / 1e9;
+            ReplayRun.print(replay, header, replayBuffer, results, stdout);
+            long events = results.stream().mapToLong(org.pfcswitch.core.record.ReplayResult::events).sum();
+            cl.getErr().printf(Locale.ROOT, "replay: %d schemes, %d events (arrivals and timers) in %.2f s: %.2f M events/s%n",
+                    results.size(), events, secs, events / secs / 1e6);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ParameterException(cl, "--replay: no such file " + replay);
+        } catch (org.pfcswitch.core.record.ArrivalReader.ArrivalFormatException e) {
+            throw new ParameterException(cl, "--replay " + replay + ": " + e.getMessage());
+        } catch (NumberFormatException e) {
+            throw new ParameterException(cl, "--seed with --replay takes one number, got " + seed);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, "--replay " + replay + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + replay + ": " + e.getMessage(), e);
+        }
+        return 0;
     }
 
     private void print(SimReport report, PrintWriter stdout) {

@@ -108,6 +108,8 @@ final class CoreWorker implements Runnable, PollLoop {
     private CoreMailbox mailbox;
     /** A live trace being recorded, or null; set and cleared by mailbox tasks (on this thread). */
     private TraceRecorder trace;
+    /** Every arrival on a device port goes here ({@code run --record}), or null; set before the thread starts. */
+    private org.pfcswitch.core.record.ArrivalRecorder recorder;
     /** Lower bounds of the stall buckets: passes that started this long or longer after the previous one. */
     static final long[] STALL_BOUNDS_NANOS = {100_000, 1_000_000, 10_000_000, 100_000_000};
 
@@ -266,6 +268,15 @@ final class CoreWorker implements Runnable, PollLoop {
         }
         long now = nanos();
         MemorySegment memory = Mbuf.memory();
+        org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
+        if (rec != null) {
+            for (int port : devicePorts) {
+                for (int i = 0; i < rxCount[port]; i++) {
+                    long m = memory.get(JAVA_LONG, rxAddress[port] + (long) i * Long.BYTES);
+                    rec.offer(now, port, Mbuf.dataLength(m), memory, Mbuf.dataAddress(m));
+                }
+            }
+        }
         for (int port : devicePorts) {
             for (int i = 0; i < rxCount[port]; i++) {
                 long slot = rxAddress[port] + (long) i * Long.BYTES;
@@ -403,6 +414,11 @@ final class CoreWorker implements Runnable, PollLoop {
     /** Where control-plane threads hand their requests; call before the worker thread starts. */
     void useMailbox(CoreMailbox mailbox) {
         this.mailbox = mailbox;
+    }
+
+    /** Records every arrival into {@code recorder} (null: none); call before the worker thread starts. */
+    void recordInto(org.pfcswitch.core.record.ArrivalRecorder recorder) {
+        this.recorder = recorder;
     }
 
     /** Starts or (null) stops sampling into {@code recorder}; call on the worker thread (a mailbox task). */

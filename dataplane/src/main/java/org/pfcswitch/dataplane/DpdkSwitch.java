@@ -49,6 +49,8 @@ public final class DpdkSwitch {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private SwitchConfig running;       // the configuration of the core now running (its scheme may differ)
     private volatile CoreWorker worker;
+    /** {@code run --record}: every core's worker records its arrivals here; null: no recording. */
+    private org.pfcswitch.core.record.ArrivalRecorder recorder;
     /** Control requests to whichever core runs; the same mailbox across {@link #replaceCore}. */
     private final CoreMailbox mailbox = new CoreMailbox();
     private volatile Thread thread;
@@ -73,6 +75,7 @@ public final class DpdkSwitch {
         running = cfg;
         worker = new CoreWorker(core, ethByPort, clones(cfg), cfg.idleSleepNanos(), pool, System.nanoTime(), arena);
         worker.useMailbox(mailbox);
+        worker.recordInto(recorder);
         String cpus = cfg.workerCpus();
         CoreWorker w = worker;
         thread = new Thread(() -> runWorker(w, cpus), "pfcswitch-core");
@@ -184,6 +187,15 @@ public final class DpdkSwitch {
      * @throws org.pfcswitch.dpdk.DpdkException EAL itself failed
      */
     public static DpdkSwitch start(SwitchConfig config, Consumer<String> log) {
+        return start(config, log, null);
+    }
+
+    /**
+     * As {@link #start(SwitchConfig, Consumer)}, and the worker records every arrival on a device port
+     * into {@code recorder} (null: none) from its first burst; close the recorder after {@link #stop}.
+     */
+    public static DpdkSwitch start(SwitchConfig config, Consumer<String> log,
+                                   org.pfcswitch.core.record.ArrivalRecorder recorder) {
         List<Device.Pci> pci = new ArrayList<>();
         for (SwitchConfig.Port p : config.ports()) {
             if (p.device() instanceof Device.Pci d) {
@@ -225,6 +237,7 @@ public final class DpdkSwitch {
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
             describeMmu(config, log);
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
+            sw.recorder = recorder;
             sw.startCore(config);
             String cpus = config.workerCpus();
             log.accept("worker: one poll-mode thread owns the switch core and every port"

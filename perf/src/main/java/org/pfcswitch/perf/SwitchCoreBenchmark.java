@@ -115,6 +115,7 @@ public class SwitchCoreBenchmark {
             portOfHost[p + 1] = p;
         }
         memory = new Memory(BATCH);
+        ring = new org.pfcswitch.core.record.ArrivalRing(1 << ringBits, Long.MAX_VALUE);
         core = new SwitchCore(b.build(), memory, memory, memory, RandomSource.seeded(1));
         inPort = new int[BATCH];
         handle = new long[BATCH];
@@ -140,6 +141,36 @@ public class SwitchCoreBenchmark {
         }
         now = t;
         return memory.sent;
+    }
+
+    /** log2 of the recording ring's size: 16 is what {@code run --record} uses (5 MiB). */
+    @Param({"16"})
+    public int ringBits;
+
+    /** {@code run --record}'s part on the worker: each frame's arrival copied into an ArrivalRing first. */
+    private org.pfcswitch.core.record.ArrivalRing ring;
+    private long drained;
+    private final org.pfcswitch.core.record.ArrivalRing.Consumer noWrite = (w, from) -> drained++;
+
+    /**
+     * {@link #onFrame} with recording: the worker's copy of each arrival into the ring (time, port,
+     * length, 64 header bytes). The ring is emptied once per batch on this thread without reading the
+     * records (in {@code run} another thread reads them); compare with {@code onFrame}.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long onFrameRecorded() {
+        long t = now;
+        MemorySegment s = memory.slab;
+        for (int i = 0; i < BATCH; i++) {
+            long h = handle[i];
+            ring.offer(t, inPort[i], memory.length[(int) h], s, h * SLOT);
+            core.onFrame(inPort[i], h, t);
+            t += 5;
+        }
+        now = t;
+        ring.drain(noWrite, BATCH);
+        return memory.sent + drained;
     }
 
     @Benchmark
