@@ -287,6 +287,13 @@ public final class SwitchCore {
         counters.losslessDrops[k]++;
         long since = counters.xoffSentSince[k];
         long after = since < 0 ? -1 : now - since;
+        if (!senderIgnoresPfc[inPort]) {
+            if (since < 0) {
+                counters.obeyingDropsBeforeXoffSent++;
+            } else if (counters.obeyingDropMinNanosAfterXoff < 0 || after < counters.obeyingDropMinNanosAfterXoff) {
+                counters.obeyingDropMinNanosAfterXoff = after;
+            }
+        }
         if (since < 0) {
             counters.losslessDropsBeforeXoffSent++;
         } else {

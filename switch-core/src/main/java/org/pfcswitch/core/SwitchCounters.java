@@ -42,6 +42,15 @@ public final class SwitchCounters {
      * told to stop), and the last drop's port, priority, time, reason, queue bytes and headroom bytes.
      */
     public long losslessDropsBeforeXoffSent;
+    /**
+     * The same two facts for the drops of senders that obey PFC only: how many came before any
+     * XOFF had gone out to them, and the shortest time from the episode's first XOFF to a drop
+     * (-1: none). A drop later than the headroom's worth of line time after the XOFF means the
+     * sender kept sending after it was told to stop; an earlier one, or one before any XOFF, is
+     * the switch's (its scheme paused too late or its headroom is too small).
+     */
+    public long obeyingDropsBeforeXoffSent;
+    public long obeyingDropMinNanosAfterXoff = -1;
     public long losslessDropMaxNanosAfterXoff = -1;
     public int lastLosslessDropPort = -1;
     public int lastLosslessDropPriority;
@@ -189,6 +198,8 @@ public final class SwitchCounters {
         System.arraycopy(from.parseErrors, 0, parseErrors, 0, parseErrors.length);
         System.arraycopy(from.floodNoBuffer, 0, floodNoBuffer, 0, floodNoBuffer.length);
         losslessDropsBeforeXoffSent = from.losslessDropsBeforeXoffSent;
+        obeyingDropsBeforeXoffSent = from.obeyingDropsBeforeXoffSent;
+        obeyingDropMinNanosAfterXoff = from.obeyingDropMinNanosAfterXoff;
         losslessDropMaxNanosAfterXoff = from.losslessDropMaxNanosAfterXoff;
         lastLosslessDropPort = from.lastLosslessDropPort;
         lastLosslessDropPriority = from.lastLosslessDropPriority;

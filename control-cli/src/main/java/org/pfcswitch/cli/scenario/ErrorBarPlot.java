@@ -78,7 +78,7 @@ public final class ErrorBarPlot {
                 hi += 1;
             }
         }
-        yMax = niceCeiling(yMax);
+        yMax = LinePlot.niceCeiling(yMax);
         int w = WIDTH - LEFT - RIGHT;
         int h = HEIGHT - TOP - BOTTOM;
         BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
@@ -95,7 +95,7 @@ public final class ErrorBarPlot {
             g.setColor(new Color(0xE0E0E0));
             g.drawLine(LEFT, y, LEFT + w, y);
             g.setColor(Color.DARK_GRAY);
-            g.drawString(format(yMax * t / 4), 8, y + 4);
+            g.drawString(LinePlot.format(yMax * t / 4), 8, y + 4);
         }
         int pad = w / 20;                           // keep the end points off the frame
         for (int i = 0; i < xs.size(); i++) {
@@ -169,22 +169,5 @@ public final class ErrorBarPlot {
         } catch (NumberFormatException e) {
             return false;
         }
-    }
-
-    private static double niceCeiling(double v) {
-        if (v <= 0) {
-            return 1;
-        }
-        double mag = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
-            if (m * mag >= v) {
-                return m * mag;
-            }
-        }
-        return 10 * mag;
-    }
-
-    private static String format(double v) {
-        return v >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2g", v);
     }
 }

@@ -156,7 +156,8 @@ public final class LinePlot {
         g.setStroke(new BasicStroke(1f));
     }
 
-    private static double niceCeiling(double v) {
+    /** The smallest 1, 2, 2.5 or 5 times a power of ten at or above {@code v}: an axis maximum. */
+    static double niceCeiling(double v) {
         if (v <= 0) {
             return 1;
         }
@@ -169,7 +170,8 @@ public final class LinePlot {
         return 10 * mag;
     }
 
-    private static String format(double v) {
+    /** An axis label: whole numbers as they are, others to two significant digits. */
+    static String format(double v) {
         return v >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2g", v);
     }
 }
