@@ -133,15 +133,7 @@ final class PlotCommand implements Callable<Integer> {
         if (!egress.isEmpty()) {
             plot.panel("egress queue (KB)", egress);
         }
-        try {
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            plot.write(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
-        }
+        writeFigure(out, plot::write);
         err.println("wrote " + out + " (" + drawn.size() + " queue" + (drawn.size() == 1 ? "" : "s") + ", "
                 + s.times.length + " samples)");
         return 0;
@@ -294,20 +286,29 @@ final class PlotCommand implements Callable<Integer> {
         org.pfcswitch.cli.scenario.ErrorBarPlot plot = new org.pfcswitch.cli.scenario.ErrorBarPlot(
                 file.getFileName() + ": " + y + " against " + x, x, y + " (mean)");
         series.forEach((label, points) -> plot.series(new org.pfcswitch.cli.scenario.ErrorBarPlot.Series(label, points)));
-        try {
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            plot.write(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
-        }
+        writeFigure(out, plot::write);
         spec.commandLine().getErr().println("wrote " + out + ": " + series.size() + " lines, " + (lines.size() - 1) + " points");
         return 0;
     }
 
     private static double number(String s) {
         return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    private interface Figure {
+        void write(Path out) throws IOException;
+    }
+
+    /** Writes a figure to {@code out}, making its folder; a failure is one line naming the file. */
+    private static void writeFigure(Path out, Figure figure) {
+        try {
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            figure.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -25,13 +25,7 @@ class AllocationFreeTest {
         CoreConfig config = Configs.core(Configs.mmu(4, "dt").ecnKminBytes(20_000).ecnKmaxBytes(200_000).build())
                 .pauseQuanta(200).build();
         CoreRig rig = new CoreRig(config, 1 << 14, false);
-        MemorySegment[] templates = new MemorySegment[3];
-        RoceFrameBuilder b = new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(1000);
-        for (int in = 0; in < 3; in++) {
-            b.macs(Configs.host(OUT), Configs.host(in)).destQp(in);
-            templates[in] = MemorySegment.ofArray(new byte[b.frameLength()]);
-            b.write(templates[in], 0);
-        }
+        MemorySegment[] templates = CoreRig.roceTemplates(OUT, 3);
         Upstream upstream = new Upstream() {
             @Override public boolean holdsOff(int in) { return rig.core.mmu().flowControl().isAdvertisedXoff(in, 3); }
             @Override public void downstreamEvent(long now) { rig.receivePfc(OUT, 1 << 3, 100, now); }
@@ -60,13 +54,7 @@ class AllocationFreeTest {
         CoreConfig config = Configs.core(Configs.mmu(4, "dt").build()).pauseQuanta(200)
                 .pfcwd(new PfcWatchdogConfig(50_000, 100_000, PfcWatchdogConfig.Action.DROP, 10_000)).build();
         CoreRig rig = new CoreRig(config, 1 << 14, false);
-        MemorySegment[] templates = new MemorySegment[3];
-        RoceFrameBuilder b = new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(1000);
-        for (int in = 0; in < 3; in++) {
-            b.macs(Configs.host(OUT), Configs.host(in)).destQp(in);
-            templates[in] = MemorySegment.ofArray(new byte[b.frameLength()]);
-            b.write(templates[in], 0);
-        }
+        MemorySegment[] templates = CoreRig.roceTemplates(OUT, 3);
         int[] events = {0};
         Upstream upstream = new Upstream() {
             @Override public boolean holdsOff(int in) { return rig.core.mmu().flowControl().isAdvertisedXoff(in, 3); }

@@ -96,6 +96,21 @@ final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
         return h;
     }
 
+    /**
+     * RoCEv2 WRITE frames of 1000 payload bytes, DSCP 26 (priority 3), one per sender: from host
+     * {@code i} (queue pair i) to host {@code out}, for tests that copy them into buffers in a loop.
+     */
+    static MemorySegment[] roceTemplates(int out, int senders) {
+        MemorySegment[] templates = new MemorySegment[senders];
+        RoceFrameBuilder b = new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(1000);
+        for (int in = 0; in < senders; in++) {
+            b.macs(Configs.host(out), Configs.host(in)).destQp(in);
+            templates[in] = MemorySegment.ofArray(new byte[b.frameLength()]);
+            b.write(templates[in], 0);
+        }
+        return templates;
+    }
+
     void receiveRoce(int port, long dstMac, long srcMac, int dscp, int payload, long now) {
         core.onFrame(port, roceFrame(dstMac, srcMac, dscp, Ipv4.ECN_ECT0, payload, 0), now);
     }

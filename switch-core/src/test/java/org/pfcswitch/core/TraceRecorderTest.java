@@ -11,7 +11,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacControl;
-import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.core.trace.TraceRing;
 import org.pfcswitch.mmu.BufferLedger;
@@ -134,13 +133,7 @@ class TraceRecorderTest {
         TraceRecorder rec = new TraceRecorder(1_000, 1 << 12);
         TraceRing.RecordConsumer discard = (a, b, c, d, e) -> {};
         int out = 3;
-        MemorySegment[] templates = new MemorySegment[3];
-        RoceFrameBuilder b = new RoceFrameBuilder().ips(1, 2).dscp(26).payloadBytes(1000);
-        for (int in = 0; in < 3; in++) {
-            b.macs(Configs.host(out), Configs.host(in)).destQp(in);
-            templates[in] = MemorySegment.ofArray(new byte[b.frameLength()]);
-            b.write(templates[in], 0);
-        }
+        MemorySegment[] templates = CoreRig.roceTemplates(out, 3);
         long[] clock = {0};
         Runnable run = () -> {
             int length = (int) templates[0].byteSize();
