@@ -181,10 +181,8 @@ final class LabCommand implements Callable<Integer> {
         }
         long[] stalls = sw.stalls();
         log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms; switch worker stalls >= 1 ms %d, >= 10 ms %d;"
-                        + " lossless drops by ingress port:%s; from senders that obey PFC: %d, %d of them before any XOFF"
-                        + " to them, the earliest %.1f ms after their XOFF", scheme, r.slipNanos() / 1e6, stalls[1], stalls[2],
-                drops.isEmpty() ? " none" : drops, core.losslessViolations(false), c.obeyingDropsBeforeXoffSent,
-                c.obeyingDropMinNanosAfterXoff / 1e6));
+                        + " lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, stalls[1], stalls[2],
+                drops.isEmpty() ? " none" : drops, SwitchStatus.obeyingDrops(core)));
         return new Live(scheme, pauses, core.mmu().losslessViolations(), c.maxBufferBytes(), r);
     }
 

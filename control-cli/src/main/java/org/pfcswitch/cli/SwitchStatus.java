@@ -135,7 +135,7 @@ final class SwitchStatus {
                     core.mmu().config().headroomBytes(c.lastLosslessDropPort),
                     c.lastLosslessDropNanosAfterXoff < 0 ? "no XOFF frame sent yet in this episode"
                             : String.format(Locale.ROOT, "%.3f ms after the episode's first XOFF frame",
-                                    c.lastLosslessDropNanosAfterXoff / 1e6)));
+                                    c.lastLosslessDropNanosAfterXoff / 1e6)) + "; " + obeyingDrops(core));
         }
         lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
                 + " (since start: from senders that obey PFC " + core.losslessViolations(false) + ", that ignore it "
@@ -144,6 +144,20 @@ final class SwitchStatus {
                 + ", " + sw.passes() + " poll-loop passes");
         lines.add(stalls());
         return lines;
+    }
+
+    /**
+     * The lossless drops of senders that obey PFC and what they say about whose they are: {@code
+     * from senders that obey PFC: N, M of them before any XOFF to them, the earliest T ms after their
+     * XOFF}. A drop before the XOFF, or sooner after it than the headroom's line time, is the
+     * switch's (its scheme paused too late or its headroom is too small); a later one means the
+     * sender kept sending after it was told to stop. {@code run} and {@code lab} print the same words.
+     */
+    static String obeyingDrops(SwitchCore core) {
+        SwitchCounters c = core.counters();
+        return String.format(Locale.ROOT, "from senders that obey PFC: %d, %d of them before any XOFF to them, the earliest %s"
+                        + " after their XOFF", core.losslessViolations(false), c.obeyingDropsBeforeXoffSent,
+                c.obeyingDropMinNanosAfterXoff < 0 ? "none" : String.format(Locale.ROOT, "%.3f ms", c.obeyingDropMinNanosAfterXoff / 1e6));
     }
 
     private static String stormedNow(SwitchCore core, int port) {

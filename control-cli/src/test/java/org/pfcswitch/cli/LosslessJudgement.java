@@ -1,0 +1,54 @@
+package org.pfcswitch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How a live test judges the lossless drops of senders that obey PFC, from the words {@code run}
+ * and {@code lab} print ({@link SwitchStatus#obeyingDrops}).
+ *
+ * <p>Live, the headroom holds while the switch's worker is scheduled and each sender stops within
+ * the headroom's line time of its XOFF. The emulated hosts are themselves threads on two shared
+ * cores: one the OS deschedules reacts late and keeps sending after it was told to stop. So a drop
+ * before any XOFF went out to its sender, or sooner after it than the headroom's line time, is the
+ * switch's and fails the test; a later one is the host's and is reported. A run whose worker
+ * stalled 10 ms or more is not held to either.
+ */
+final class LosslessJudgement {
+
+    private static final Pattern OBEYING = Pattern.compile("from senders that obey PFC: (\\d+), (\\d+) of them before"
+            + " any XOFF to them, the earliest (none|[0-9.]+)(?: ms)? after their XOFF");
+
+    private LosslessJudgement() {}
+
+    /**
+     * Judges the first obeying-drops phrase in {@code text}; returns the number of such drops (0 when
+     * the phrase is absent: {@code run} prints it only when a lossless frame was dropped).
+     */
+    static long judge(String label, String text, long headroomNanos, String context) {
+        Matcher m = OBEYING.matcher(text);
+        if (!m.find()) {
+            return 0;
+        }
+        long obeying = Long.parseLong(m.group(1));
+        long beforeXoff = Long.parseLong(m.group(2));
+        if (obeying == 0) {
+            return 0;
+        }
+        assertEquals(0, beforeXoff, label + ": lossless drops before the switch paused their sender\n" + context);
+        double earliestMs = Double.parseDouble(m.group(3));
+        assertTrue(earliestMs * 1e6 >= headroomNanos, label + ": a sender that obeys PFC lost a frame " + earliestMs
+                + " ms after its XOFF, within the headroom's " + headroomNanos / 1e6 + " ms\n" + context);
+        System.out.println(label + ": " + obeying + " lossless drops, all more than " + headroomNanos / 1e6
+                + " ms after the sender's XOFF (the emulated host reacted late)");
+        return obeying;
+    }
+
+    /** Line time of {@code bytes} at {@code bitsPerSecond}, in nanoseconds. */
+    static long lineNanos(long bytes, long bitsPerSecond) {
+        return bytes * 8 * 1_000_000_000L / bitsPerSecond;
+    }
+}
