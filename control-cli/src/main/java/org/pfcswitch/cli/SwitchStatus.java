@@ -121,6 +121,7 @@ final class SwitchStatus {
                 if (sumPort(c.pfcwdStorms, p) > 0) {
                     lines.add("pfcwd " + name(p) + ": storms" + byPriorityOrZero(c.pfcwdStorms, p) + ", restorations"
                             + byPriorityOrZero(c.pfcwdRestorations, p) + ", dropped" + byPriorityOrZero(c.pfcwdDrops, p)
+                            + ", dropped from it" + byPriorityOrZero(c.pfcwdIngressDrops, p)
                             + ", stormed now" + stormedNow(core, p));
                 }
             }

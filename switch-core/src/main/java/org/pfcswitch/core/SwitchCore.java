@@ -197,6 +197,13 @@ public final class SwitchCore {
         int key = inPort * PRIORITIES + priority;
         counters.rxFrames[key]++;
         counters.rxBytes[key] += length;
+        if (watchdog != null && watchdog.drops(inPort, priority)) {
+            // SONiC's drop action: the stormed neighbour's own traffic of that priority goes too, so
+            // a stuck NIC cannot fill the buffer (and pause others) with frames it sends meanwhile
+            counters.pfcwdIngressDrops[key]++;
+            allocator.free(handle);
+            return;
+        }
         long dst = parsed.dstMac();
         if (table.learning()) {
             table.learn(parsed.srcMac(), inPort);

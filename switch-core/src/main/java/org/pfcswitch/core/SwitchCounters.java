@@ -63,6 +63,8 @@ public final class SwitchCounters {
     public final long[] pfcwdStorms;
     public final long[] pfcwdRestorations;
     public final long[] pfcwdDrops;
+    /** By (ingress port, priority): frames received from a neighbour whose queue of that priority is stormed (action drop). */
+    public final long[] pfcwdIngressDrops;
     /** PFC frames received and sent, by port (one frame may carry several priorities). */
     public final long[] pfcFramesRx;
     public final long[] pfcFramesTx;
@@ -127,6 +129,7 @@ public final class SwitchCounters {
         pfcwdStorms = new long[keys];
         pfcwdRestorations = new long[keys];
         pfcwdDrops = new long[keys];
+        pfcwdIngressDrops = new long[keys];
         pfcFramesRx = new long[ports];
         pfcFramesTx = new long[ports];
         pfcXoffRx = new long[keys];
@@ -173,6 +176,7 @@ public final class SwitchCounters {
         System.arraycopy(from.pfcwdStorms, 0, pfcwdStorms, 0, pfcwdStorms.length);
         System.arraycopy(from.pfcwdRestorations, 0, pfcwdRestorations, 0, pfcwdRestorations.length);
         System.arraycopy(from.pfcwdDrops, 0, pfcwdDrops, 0, pfcwdDrops.length);
+        System.arraycopy(from.pfcwdIngressDrops, 0, pfcwdIngressDrops, 0, pfcwdIngressDrops.length);
         System.arraycopy(from.pfcFramesRx, 0, pfcFramesRx, 0, pfcFramesRx.length);
         System.arraycopy(from.pfcFramesTx, 0, pfcFramesTx, 0, pfcFramesTx.length);
         System.arraycopy(from.pfcXoffRx, 0, pfcXoffRx, 0, pfcXoffRx.length);

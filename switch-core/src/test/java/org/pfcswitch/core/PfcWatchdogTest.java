@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Test;
  * dropped and counted while the other ports keep forwarding; once it stops pausing the queue is
  * restored after the restoration time and forwards again. A pause shorter than the detection time,
  * however often it comes, never trips it; under action forward a stormed queue sends through the
- * neighbour's pauses.
+ * neighbour's pauses. Under action drop the stormed neighbour's own frames of that priority are
+ * dropped on arrival too (SONiC's pfcwd), its other priorities forwarded.
  */
 class PfcWatchdogTest {
 
     private static final int DSCP_PRIO_3 = 26;
+    private static final int DSCP_PRIO_1 = 10;
     private static final int OUT = 2;
     private static final long MS = 1_000_000;
     private static final long DETECTION = 10 * MS;
@@ -101,6 +103,28 @@ class PfcWatchdogTest {
         assertTrue(sentAfter >= (200 * MS - restore.at()) / 10_000 - 1, "forwarding again after the restoration: " + sentAfter);
         rig.runUntil(300 * MS);
         assertEquals(SwitchCore.NO_TIMER, rig.core.nextTimerDue(), "no watchdog poll once nothing is paused or stormed");
+    }
+
+    @Test
+    void underActionDropTheStormedNeighboursOwnFramesOfThatPriorityAreDroppedOnArrival() {
+        CoreRig rig = rig(PfcWatchdogConfig.Action.DROP, new ArrayList<>());
+        run(rig, 0, 30 * MS, true);
+        assertTrue(rig.core.isStormed(OUT, 3));
+        int toPort0Before = rig.sentOn(0).size();
+        SwitchCounters c = rig.core.counters();
+        // the stuck neighbour behind OUT also sends: priority 3 (its stormed priority) and priority 1
+        for (int i = 0; i < 100; i++) {
+            long t = 30 * MS + i * 10_000L;
+            rig.runUntil(t);
+            rig.receivePfc(OUT, 1 << 3, 65535, t);
+            rig.receiveRoce(OUT, Configs.host(0), Configs.host(OUT), DSCP_PRIO_3, 1000, t);
+            rig.receiveRoce(OUT, Configs.host(0), Configs.host(OUT), DSCP_PRIO_1, 1000, t);
+        }
+        rig.runUntil(32 * MS);
+        assertEquals(100, c.pfcwdIngressDrops[OUT * 8 + 3], "its priority-3 frames dropped on arrival");
+        assertEquals(0, c.pfcwdIngressDrops[OUT * 8 + 1]);
+        assertEquals(100, rig.sentOn(0).size() - toPort0Before, "its priority-1 frames forwarded, nothing else reached port 0");
+        assertEquals(0, c.pfcwdIngressDrops[0 * 8 + 3], "the healthy ports' frames are not the watchdog's");
     }
 
     @Test

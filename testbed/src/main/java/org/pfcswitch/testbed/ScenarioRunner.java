@@ -215,7 +215,7 @@ public final class ScenarioRunner {
             SwitchCounters c = tb.core(sw).counters();
             storms += sumOf(c.pfcwdStorms);
             restorations += sumOf(c.pfcwdRestorations);
-            wdDrops += sumOf(c.pfcwdDrops);
+            wdDrops += sumOf(c.pfcwdDrops) + sumOf(c.pfcwdIngressDrops);
             for (int port = 0; port < tb.core(sw).ports(); port++) {
                 if (!tb.isHostPort(sw, port)) {
                     fabricPauses[sw] += tb.core(sw).pauseFramesSent(port);

@@ -251,7 +251,8 @@ public final class StatusViews {
                 if (pfcwdRow(k)) {
                     j.beginObject().field("port", names.get(p)).field("priority", q).field("stormed", s.pfcwdStormed[k])
                             .field("egress_paused", s.egressPaused[k]).field("storms", s.counters.pfcwdStorms[k])
-                            .field("restorations", s.counters.pfcwdRestorations[k]).field("dropped_frames", s.counters.pfcwdDrops[k]).endObject();
+                            .field("restorations", s.counters.pfcwdRestorations[k]).field("dropped_frames", s.counters.pfcwdDrops[k])
+                            .field("dropped_rx_frames", s.counters.pfcwdIngressDrops[k]).endObject();
                 }
             }
         }
@@ -270,7 +271,7 @@ public final class StatusViews {
                 "PFC watchdog: detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms%n",
                 s.pfcwd.detectionNanos() / 1e6, s.pfcwd.restorationNanos() / 1e6, s.pfcwd.action().label(),
                 s.pfcwd.pollNanos() / 1e6));
-        Table t = new Table("PORT", "PRIO", "STATUS", "STORMS", "RESTORED", "DROPPED");
+        Table t = new Table("PORT", "PRIO", "STATUS", "STORMS", "RESTORED", "TX_DROP", "RX_DROP");
         boolean any = false;
         for (int p = 0; p < s.ports; p++) {
             for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
@@ -278,7 +279,8 @@ public final class StatusViews {
                 if (pfcwdRow(k)) {
                     any = true;
                     t.row(names.get(p), q, s.pfcwdStormed[k] ? "stormed" : s.egressPaused[k] ? "paused" : "operational",
-                            s.counters.pfcwdStorms[k], s.counters.pfcwdRestorations[k], s.counters.pfcwdDrops[k]);
+                            s.counters.pfcwdStorms[k], s.counters.pfcwdRestorations[k], s.counters.pfcwdDrops[k],
+                            s.counters.pfcwdIngressDrops[k]);
                 }
             }
         }

@@ -87,6 +87,9 @@ public final class SwitchMetrics {
                             + " restoration time)", prio, s -> s.counters.pfcwdRestorations[k]);
                     counter("pfcswitch.pfcwd.dropped.frames", "PFC watchdog: frames for this egress queue dropped while it was"
                             + " stormed (action drop)", prio, s -> s.counters.pfcwdDrops[k]);
+                    counter("pfcswitch.pfcwd.dropped.rx.frames", "PFC watchdog: frames of this priority received from the"
+                            + " neighbour behind this port while its queue was stormed (action drop)", prio,
+                            s -> s.counters.pfcwdIngressDrops[k]);
                     gauge("pfcswitch.pfcwd.stormed", "PFC watchdog: 1 while this egress queue is stormed", prio,
                             s -> s.pfcwdStormed[k] ? 1 : 0);
                 }

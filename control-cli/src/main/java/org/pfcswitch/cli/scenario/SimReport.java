@@ -103,7 +103,7 @@ public final class SimReport {
                     w.detectionNanos() / 1e6, w.restorationNanos() / 1e6, w.action().label(), w.pollNanos() / 1e6);
             for (SchemeResult r : results) {
                 SchemeResult.Pfcwd wd = r.pfcwd();
-                out.printf(Locale.ROOT, "  %s: %d storms, %d restorations, %d frames dropped in stormed queues%n", r.scheme(),
+                out.printf(Locale.ROOT, "  %s: %d storms, %d restorations, %d frames dropped in stormed queues and from their stormed neighbours%n", r.scheme(),
                         wd.storms(), wd.restorations(), wd.droppedFrames());
                 for (SchemeResult.Pfcwd.Event e : wd.events()) {
                     out.printf(Locale.ROOT, "    %.3f ms %s %s/%d (%s %.3f ms)%n", e.atNanos() / 1e6,
