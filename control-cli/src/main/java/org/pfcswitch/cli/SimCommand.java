@@ -154,6 +154,12 @@ final class SimCommand implements Callable<Integer> {
                     + "(trace-traffic.bursts.count=8-dt.csv)."})
     Path trace;
 
+    @Option(names = "--record-arrivals", paramLabel = "FILE",
+            description = "Record every frame arriving at the switch of a single-switch scenario into FILE, in the "
+                    + "arrival-record format of 'run --record' (one --scheme): the scenario's closed-loop traffic as an "
+                    + "open-loop recording that 'sim --replay FILE' runs through any scheme.")
+    Path recordArrivals;
+
     @Option(names = "--trace-every", paramLabel = "TIME",
             description = "Sample period of --trace, e.g. 1us or 500ns (default: 10us). PFC rows are exact to one period.")
     String traceEvery;
@@ -197,6 +203,10 @@ final class SimCommand implements Callable<Integer> {
         }
         boolean grid = axes.size() > 1 || seeds != null || (seed != null && seed.contains(".."))
                 || !tables.isEmpty() || !summaries.isEmpty() || shard != null;
+        if (recordArrivals != null && (grid || axes.size() == 1 || trace != null)) {
+            throw new ParameterException(cl, "--record-arrivals records one run: it does not go with --sweep, --seeds, "
+                    + "--seed A..B, --table, --summary, --shard or --trace");
+        }
         if (grid) {
             if (trace != null) {
                 throw new ParameterException(cl, "--trace records single runs; it does not go with a grid "
@@ -239,6 +249,10 @@ final class SimCommand implements Callable<Integer> {
             return runGrid(g, scenarios, slice, threads, stdout);
         }
         List<Grid.Run> runs = g.runs();
+        if (recordArrivals != null && (runs.size() != 1 || ScenarioRunner.switchNames(base.scenario()).size() != 1)) {
+            throw new ParameterException(cl, "--record-arrivals records one scheme on a single-switch scenario; got "
+                    + runs.size() + " schemes and " + ScenarioRunner.switchNames(base.scenario()).size() + " switches");
+        }
         long every = trace == null ? 0 : traceEvery == null ? 10_000
                 : TimeOption.nanos(cl, "--trace-every", traceEvery, false);
         int traced = trace == null ? -1 : tracedSwitch(base.scenario());
@@ -385,7 +399,9 @@ final class SimCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Progress progress = withProgress ? new Progress(err, scenario.name() + " " + s, "simulated") : null;
         long t0 = System.nanoTime();
-        SchemeResult r = ScenarioRunner.run(scenario, s, progress == null ? ScenarioRunner.Progress.NONE : progress, tracing);
+        ScenarioRunner.Progress shown = progress == null ? ScenarioRunner.Progress.NONE : progress;
+        SchemeResult r = recordArrivals != null ? ScenarioRunner.runRecorded(scenario, s, shown, recordArrivals)
+                : ScenarioRunner.run(scenario, s, shown, tracing);
         double wall = (System.nanoTime() - t0) / 1e9;
         // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
         String line = String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",
@@ -397,6 +413,9 @@ final class SimCommand implements Callable<Integer> {
         }
         if (tracing != null) {
             err.println("wrote trace " + tracing.file());
+        }
+        if (recordArrivals != null) {
+            err.println("wrote arrival record " + recordArrivals + " (replay: pfcswitch sim --replay " + recordArrivals + ")");
         }
         return r;
     }

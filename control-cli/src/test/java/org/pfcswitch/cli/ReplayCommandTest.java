@@ -69,6 +69,38 @@ class ReplayCommandTest {
         assertEquals(sim.out(), Cli.run("sim", "--replay", arr.toString(), "--scheme", "dt,st").out());
     }
 
+    /** A simulated scenario's arrivals recorded ({@code sim --record-arrivals}) and replayed through two schemes. */
+    @Test
+    void aSimulatedScenarioRecordsItsArrivalsForReplay() throws IOException {
+        Path scenario = dir.resolve("incast.yaml");
+        Files.writeString(scenario, """
+                name: rec-incast
+                duration: 2ms
+                payloadMtu: 1000
+                cc: {mode: none}
+                hosts:
+                  - {name: H, count: 4, speed: 10G, delay: 1us}
+                  - {name: R, speed: 10G, delay: 1us}
+                mmu: {totalBytes: 1MB, losslessPriorities: [3], scheme: dt}
+                traffic:
+                  incast: {kind: incast, from: [H0, H1, H2, H3], to: R, bytes: 256KB, start: 100us}
+                """);
+        Path arr = dir.resolve("sim.arr");
+        Cli rec = Cli.run("sim", "-c", scenario.toString(), "--scheme", "dt", "--record-arrivals", arr.toString());
+        assertEquals(0, rec.exitCode(), rec.err());
+        assertTrue(rec.err().contains("wrote arrival record " + arr), rec.err());
+        Cli sim = Cli.run("sim", "--replay", arr.toString(), "--scheme", "dt,st");
+        assertEquals(0, sim.exitCode(), sim.err());
+        assertTrue(sim.outLines()[0].matches("replay sim\\.arr: \\d{4,} arrivals.*"), sim.out());
+
+        Cli two = Cli.run("sim", "-c", scenario.toString(), "--scheme", "dt,st", "--record-arrivals", arr.toString());
+        assertEquals(2, two.exitCode());
+        assertTrue(two.err().contains("--record-arrivals records one scheme on a single-switch scenario"), two.err());
+        Cli grid = Cli.run("sim", "-c", scenario.toString(), "--scheme", "dt", "--seeds", "2", "--record-arrivals", arr.toString());
+        assertEquals(2, grid.exitCode());
+        assertTrue(grid.err().contains("--record-arrivals records one run"), grid.err());
+    }
+
     /** One capture per ingress link (--port-pcap) gives the same arrivals as one capture mapped by source MAC. */
     @Test
     void perPortCapturesMergeInTimeOrder() throws IOException {

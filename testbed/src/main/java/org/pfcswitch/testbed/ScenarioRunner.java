@@ -69,6 +69,26 @@ public final class ScenarioRunner {
         }
     }
 
+    /**
+     * Runs {@code scheme} on {@code s} as {@link #run} does and records every frame arriving at its
+     * switch into {@code file} (the arrival-record format of {@code run --record}): the scenario's
+     * closed-loop traffic becomes an open-loop recording that {@code sim --replay} runs through any
+     * scheme. Single-switch scenarios only (a leaf's recording would lack the remote hosts' routes).
+     */
+    public static SchemeResult runRecorded(Scenario s, String scheme, Progress progress, Path file) {
+        Testbed tb = build(s, scheme);
+        if (tb.switches() != 1) {
+            throw new IllegalArgumentException("recording arrivals needs a single-switch scenario; " + s.name() + " has "
+                    + tb.switches() + " switches");
+        }
+        try (org.pfcswitch.core.record.ArrivalWriter w = org.pfcswitch.core.record.ArrivalWriter.create(file, tb.arrivalHeader(0))) {
+            tb.recordArrivals(0, w);
+            return runOn(tb, s, scheme, progress);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the arrival record " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The switches of {@code s}: {@code switch} alone, or {@code leaf0..} then {@code spine0..} (the testbed's order). */
     public static List<String> switchNames(Scenario s) {
         Scenario.Topology topo = s.topology();
@@ -117,7 +137,7 @@ public final class ScenarioRunner {
         return names;
     }
 
-    private static SchemeResult runOn(Testbed tb, Scenario s, String scheme, Progress progress) {
+    static SchemeResult runOn(Testbed tb, Scenario s, String scheme, Progress progress) {
         List<SchemeResult.Pfcwd.Event> wdEvents = new ArrayList<>();
         for (int sw = 0; sw < tb.switches(); sw++) {
             int index = sw;

@@ -15,6 +15,7 @@ public final class SwitchNode implements Node, FrameSink {
     private int id = -1;
     private long scheduledWake = Long.MAX_VALUE;
     private SwitchObserver observer;
+    private ArrivalTap tap;
 
     SwitchNode(EventLoop loop, int ports) {
         this.loop = loop;
@@ -31,6 +32,11 @@ public final class SwitchNode implements Node, FrameSink {
         observer = o;
     }
 
+    /** Hands every frame arriving at this switch to {@code t} before the core sees it (null: nobody). */
+    void tap(ArrivalTap t) {
+        tap = t;
+    }
+
     void connect(int port, Wire wire) {
         wires[port] = wire;
     }
@@ -38,6 +44,9 @@ public final class SwitchNode implements Node, FrameSink {
     @Override
     public void onEvent(int kind, int port, long arg, long now) {
         if (kind == EventLoop.FRAME) {
+            if (tap != null) {
+                tap.onArrival(port, arg, now);
+            }
             core.onFrame(port, arg, now);
         } else {
             if (now == scheduledWake) {

@@ -242,6 +242,40 @@ public final class Testbed implements Hosts {
      * Tells {@code observer} after every event switch {@code sw} handles from now on (null: stop);
      * for traces ({@link SwitchObserver}).
      */
+    /**
+     * Records every frame arriving at switch {@code sw} from now on into {@code writer} (the format
+     * of {@code run --record}, so {@code sim --replay} can run it open-loop through any scheme); the
+     * caller closes the writer. An I/O error ends the run with an {@link java.io.UncheckedIOException}.
+     */
+    public void recordArrivals(int sw, org.pfcswitch.core.record.ArrivalWriter writer) {
+        switches[sw].tap((port, handle, now) -> {
+            try {
+                writer.write(now, port, slab.length(handle), slab.bytes(), slab.offset(handle));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot write the arrival record: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /**
+     * The arrival-record header of switch {@code sw}: its ports' line rates and the MACs of the hosts
+     * cabled to it (a replay's forwarding table).
+     */
+    public org.pfcswitch.core.record.ArrivalHeader arrivalHeader(int sw) {
+        SwitchCore core = switches[sw].core();
+        long[] speeds = new long[core.ports()];
+        for (int p = 0; p < speeds.length; p++) {
+            speeds[p] = core.speedBps(p);
+        }
+        java.util.Map<Long, Integer> macs = new java.util.LinkedHashMap<>();
+        for (int h = 0; h < hosts.length; h++) {
+            if (hostSwitch[h] == sw) {
+                macs.put(hosts[h].mac(), hostPort[h]);
+            }
+        }
+        return new org.pfcswitch.core.record.ArrivalHeader(speeds, macs);
+    }
+
     public void observeSwitch(int sw, SwitchObserver observer) {
         switches[sw].observe(observer);
     }
