@@ -28,20 +28,25 @@ import picocli.CommandLine.Spec;
 
 /** {@code pfcswitch flows}: flow lists for {@code kind: flows} traffic, and ns-3's flow and FCT files. */
 @Command(name = "flows", mixinStandardHelpOptions = true,
-        description = {"Flow lists: the files a scenario's 'traffic: {x: {kind: flows, file: F}}' reads,",
-            "one flow a line: 'src dst bytes start [priority]' (hosts by name or index, start in",
-            "seconds or with a unit: 0.0015, 1.5ms, 20us; '#' comments). These commands check a list",
-            "and convert to and from the HPCC-family ns-3 simulators (HPCC, PowerTCP, Reverie), so both",
-            "simulators can run the same flows and their FCTs can be compared.",
+        description = {"Flow lists: what 'traffic: {x: {kind: flows, file: F}}' in a scenario reads,",
+            "one flow a line: 'src dst bytes start [priority]'. Hosts by name or index",
+            "(the scenario's host order); start in seconds (0.0015) or with a unit (1.5ms,",
+            "20us); '#' starts a comment. These commands check a list and convert to and",
+            "from the HPCC-family ns-3 simulators (HPCC, PowerTCP, Reverie), so that both",
+            "simulators run the same flows and their FCTs can be compared.",
             "",
-            "ns-3 node ids count switches too; their example topologies number the servers first",
-            "(server j of ToR i is node i x serversPerTor + j, switches after), which is our leaf-spine",
-            "host order (L<i>H<j>): a node id is taken as a host index."},
+            "ns-3 node ids count switches too. Its leaf-spine topologies number the",
+            "servers first (server j of ToR i is node i x serversPerTor + j, switches",
+            "after them): our leaf-spine's host order (L<i>H<j>). So a node id is taken",
+            "as a host index."},
         footer = {"", "Examples:",
             "  pfcswitch flows from-ns3 flow.txt --hosts 256 --rebase --out flows.txt",
-            "  pfcswitch flows to-ns3 flows.txt -c testbed-configs/scenarios/leafspine-flows.yaml --out flow.txt",
-            "  pfcswitch flows fct-from-ns3 out.fct --out ns3-flows.csv   (compare with sim --out's flows-dt.csv)",
-            "  pfcswitch flows check flows.txt -c scenario.yaml"},
+            "  pfcswitch flows check flows.txt -c scenario.yaml",
+            "  pfcswitch sim -c scenario.yaml --out res   (traffic: {x: {kind: flows,",
+            "      file: flows.txt}}; per-flow FCTs in res/flows-dt.csv)",
+            "  pfcswitch flows to-ns3 flows.txt -c scenario.yaml --out flow.txt",
+            "  pfcswitch flows fct-from-ns3 ns3-run.fct --out ns3-flows.csv",
+            "      (the columns of res/flows-dt.csv: compare, plot with the same scripts)"},
         subcommands = {FlowsCommand.FromNs3.class, FlowsCommand.ToNs3.class, FlowsCommand.FctFromNs3.class,
             FlowsCommand.Check.class})
 final class FlowsCommand implements Callable<Integer> {
@@ -56,13 +61,16 @@ final class FlowsCommand implements Callable<Integer> {
     }
 
     @Command(name = "from-ns3", mixinStandardHelpOptions = true,
-            description = {"Converts an ns-3 flow file (first line: the flow count; then 'src dst pg dport size",
-                "start_seconds' a line) to a flow list: node ids become host indices, pg the priority",
-                "column, dport is dropped. The list is sorted by start (ties keep the file's order)."},
+            header = "An ns-3 flow file (flow.txt) to a flow list.",
+            description = {"Converts an ns-3 flow file (the flow count on the first line, then",
+                "'src dst pg dport size start_seconds' a line) to a flow list: node ids",
+                "become host indices, pg the priority column, dport is dropped. Like ns-3,",
+                "reads the declared number of flows (lines after them are counted, not",
+                "read). The list is sorted by start (ties keep the file's order)."},
             footer = {"", "Examples:",
                 "  pfcswitch flows from-ns3 flow.txt --hosts 256 --out flows.txt",
-                "  pfcswitch flows from-ns3 flow.txt --rebase --no-priority --out flows.txt   (starts from 0; the",
-                "      scenario's 'priority:' for every flow)"})
+                "  pfcswitch flows from-ns3 flow.txt --rebase --no-priority --out flows.txt",
+                "      (the first flow starts at 0; the scenario's 'priority:' applies)"})
     static final class FromNs3 implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -74,7 +82,7 @@ final class FlowsCommand implements Callable<Integer> {
         Path out;
 
         @Option(names = "--hosts", paramLabel = "N", defaultValue = "0",
-                description = "Nodes 0..N-1 are the hosts; a flow from or to a node >= N is an error (a switch). Default: no check.")
+                description = "Nodes 0..N-1 are the hosts: a flow from or to a node >= N (a switch) is an error. Default: no check.")
         int hosts;
 
         @Option(names = "--rebase", description = "Subtract the earliest start, so the first flow starts at 0 (ns-3 runs often start flows at 2 s).")
@@ -85,11 +93,12 @@ final class FlowsCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            FlowList list = io(spec, () -> {
+            Ns3FlowFile.Read read = io(spec, () -> {
                 try (BufferedReader r = Files.newBufferedReader(in)) {
                     return Ns3FlowFile.read(in.toString(), r, hosts, rebase);
                 }
             });
+            FlowList list = read.flows();
             io(spec, () -> {
                 try (Writer w = Files.newBufferedWriter(out)) {
                     List<String> header = List.of("from the ns-3 flow file " + in.getFileName()
@@ -99,17 +108,21 @@ final class FlowsCommand implements Callable<Integer> {
                 }
                 return null;
             });
-            spec.commandLine().getOut().printf("%s: %d flows%s%n", out, list.size(), span(list));
+            spec.commandLine().getOut().printf("%s: %d flows%s%s%n", out, list.size(), span(list),
+                    read.ignoredLines() == 0 ? "" : "; " + read.ignoredLines()
+                            + " lines after the declared flow count ignored, as ns-3 does");
             return 0;
         }
     }
 
     @Command(name = "to-ns3", mixinStandardHelpOptions = true,
-            description = {"Converts a flow list to an ns-3 flow file (the flow count, then 'src dst pg dport size",
-                "start_seconds' a line): host indices become node ids, the priority the pg, dports count up",
-                "from --dport. Host names need the scenario that defines them (-c)."},
+            header = "A flow list to an ns-3 flow file.",
+            description = {"Converts a flow list to an ns-3 flow file (the flow count, then",
+                "'src dst pg dport size start_seconds' a line): host indices become node",
+                "ids, the priority the pg, dports count up from --dport. Host names need",
+                "the scenario that defines them (-c)."},
             footer = {"", "Examples:",
-                "  pfcswitch flows to-ns3 flows.txt --out flow.txt                 (hosts by index)",
+                "  pfcswitch flows to-ns3 flows.txt --out flow.txt     (hosts by index)",
                 "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt"})
     static final class ToNs3 implements Callable<Integer> {
         @Spec
@@ -150,11 +163,16 @@ final class FlowsCommand implements Callable<Integer> {
     }
 
     @Command(name = "fct-from-ns3", mixinStandardHelpOptions = true,
-            description = {"Converts an ns-3 FCT file to the CSV columns of sim --out's flows-SCHEME.csv:",
-                "flow,src,dst,size_bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown (ideal = ns-3's standalone FCT).",
-                "Reads HPCC/PowerTCP .fct ('sip dip sport dport size start_ns fct_ns standalone_ns', IPs in",
-                "hex; src/dst = node ids) and Reverie's ('timestamp flowsize fctus ...' header; no endpoints,",
-                "src/dst left empty, start = end - fct to the six digits ns-3 prints the end with)."},
+            header = "An ns-3 FCT file to the CSV of sim --out's flows-SCHEME.csv.",
+            description = {"Converts an ns-3 FCT file to the columns of sim --out's flows-SCHEME.csv:",
+                "flow,src,dst,size_bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown",
+                "(ideal = ns-3's standalone FCT). Reads both layouts:",
+                "  HPCC/PowerTCP .fct: 'sip dip sport dport size start_ns fct_ns",
+                "    standalone_ns', IPs in hex; src/dst = node ids ((ip >> 8) & 0xffff);",
+                "  Reverie: a 'timestamp flowsize fctus ...' header, values in ns; no",
+                "    endpoints (src/dst empty); start = end - fct, as exact as the six",
+                "    digits ns-3 prints the end time with.",
+                "Rows keep the file's order (completion order)."},
             footer = {"", "Examples:",
                 "  pfcswitch flows fct-from-ns3 powertcp.fct --out ns3.csv",
                 "  pfcswitch flows fct-from-ns3 reverie-evaluation.fct --out ns3.csv"})
@@ -181,8 +199,10 @@ final class FlowsCommand implements Callable<Integer> {
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = {"Reads a flow list as 'sim' would (host names from -c SCENARIO, else indices only) and",
-                "prints its flows, bytes, time span and how long reading took; the first bad line is an error."},
+            header = "Reads a flow list as sim would: flows, bytes, span, read time.",
+            description = {"Reads a flow list as 'sim' would (host names from -c SCENARIO, else",
+                "indices only) and prints its flows, bytes, time span and how long reading",
+                "took; the first bad line is an error."},
             footer = {"", "Example:", "  pfcswitch flows check testbed-configs/workloads/leafspine-flows.txt \\",
                 "      -c testbed-configs/scenarios/leafspine-flows.yaml"})
     static final class Check implements Callable<Integer> {
@@ -224,7 +244,7 @@ final class FlowsCommand implements Callable<Integer> {
             try {
                 s = ScenarioLoader.load(config, List.of()).scenario();
             } catch (ConfigException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
+                throw new FileProblem(e.getMessage());
             }
             hosts = FlowListReader.byName(s.hosts().stream().map(Scenario.Host::name).toList(), null, null);
         } else {
@@ -233,7 +253,7 @@ final class FlowsCommand implements Callable<Integer> {
         try {
             return FlowListReader.read(in, hosts, priority);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new FileProblem(e.getMessage());
         }
     }
 
@@ -250,18 +270,25 @@ final class FlowsCommand implements Callable<Integer> {
         T run() throws IOException;
     }
 
-    /** Runs {@code a}; a missing file, an unreadable one or a bad line is one error line (exit 2), not a trace. */
+    /** A file that cannot be read or written, or a bad line: one error line and exit 1 (not the usage, the options were fine). */
+    static final class FileProblem extends RuntimeException {
+        FileProblem(String message) {
+            super(message);
+        }
+    }
+
+    /** Runs {@code a}, turning a missing file, an unreadable one or a bad line into a {@link FileProblem}. */
     private static <T> T io(CommandSpec spec, IoAction<T> a) {
         try {
             return a.run();
         } catch (NoSuchFileException e) {
-            throw new ParameterException(spec.commandLine(), "no such file " + e.getFile());
+            throw new FileProblem("no such file " + e.getFile());
         } catch (IOException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new FileProblem(e.getMessage());
         } catch (UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), e.getCause().getMessage());
+            throw new FileProblem(e.getCause().getMessage());
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new FileProblem(e.getMessage());
         }
     }
 }

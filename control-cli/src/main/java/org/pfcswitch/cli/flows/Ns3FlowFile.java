@@ -23,21 +23,31 @@ public final class Ns3FlowFile {
 
     private Ns3FlowFile() {}
 
+    /** The flows of an ns-3 file, and the flow lines after the declared count, which ns-3 never reads. */
+    public record Read(FlowList flows, long ignoredLines) {}
+
     /**
-     * Reads an ns-3 flow file. {@code rebase}: subtract the earliest start (ns-3 runs often start
-     * their flows after a warm-up, e.g. at 2 s). Errors name the file and line.
+     * Reads an ns-3 flow file as ns-3 does: the declared number of flows, lines after them ignored
+     * (and counted: Reverie's own flow-test.txt declares 8 flows and has 32 lines); fewer is an
+     * error. {@code rebase}: subtract the earliest start (ns-3 runs often start their flows after a
+     * warm-up, e.g. at 2 s). Errors name the file and line.
      */
-    public static FlowList read(String name, BufferedReader in, int hosts, boolean rebase) throws IOException {
+    public static Read read(String name, BufferedReader in, int hosts, boolean rebase) throws IOException {
         FlowList.Builder out = new FlowList.Builder();
         String[] cols = new String[7];
         long declared = -1;
         long earliest = Long.MAX_VALUE;
+        long ignored = 0;
         int lineNo = 0;
         FlowListReader.HostResolver nodes = FlowListReader.byIndex(hosts);
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             lineNo++;
             int n = FlowListReader.split(line, cols);
             if (n == 0) {
+                continue;
+            }
+            if (declared >= 0 && out.size() == declared) {
+                ignored++;                 // ns-3 reads the declared count and never looks further
                 continue;
             }
             try {
@@ -69,19 +79,19 @@ public final class Ns3FlowFile {
         if (declared < 0) {
             throw new IllegalArgumentException(name + ": empty: expected the number of flows on the first line");
         }
-        if (declared != out.size()) {
-            throw new IllegalArgumentException(name + ": the first line says " + declared + " flows, the file has "
+        if (declared > out.size()) {
+            throw new IllegalArgumentException(name + ": the first line says " + declared + " flows, the file has only "
                     + out.size());
         }
         FlowList list = out.build();
         if (!rebase || list.size() == 0 || list.startNanos(0) == 0) {
-            return list;
+            return new Read(list, ignored);
         }
         FlowList.Builder shifted = new FlowList.Builder();     // sorted already: the earliest is the first
         for (int i = 0; i < list.size(); i++) {
             shifted.add(list.src(i), list.dst(i), list.bytes(i), list.startNanos(i) - earliest, list.priority(i));
         }
-        return shifted.build();
+        return new Read(shifted.build(), ignored);
     }
 
     private static int node(FlowListReader.HostResolver nodes, String token, int hosts) {
