@@ -52,7 +52,9 @@ import picocli.CommandLine.Spec;
             "",
             "Scenarios: testbed-configs/scenarios/ (spfc-victim, spfc-testbed-9port,",
             "spfc-websearch, dsh-collateral, websearch-load, leafspine-incast,",
-            "bfc-two-flows, bfc-websearch-incast). Sweep a parameter with --sweep,",
+            "leafspine-flows, bfc-two-flows, bfc-websearch-incast). A scenario can",
+            "give its flows as a list (kind: flows; see 'pfcswitch flows --help').",
+            "Sweep a parameter with --sweep,",
             "e.g. the number of burst senders: --sweep traffic.bursts.count=8,16,24."
         },
         footer = {"", "Examples:",

@@ -9,6 +9,8 @@ import java.util.Map;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.testbed.DcqcnConfig;
+import org.pfcswitch.testbed.FlowList;
+import org.pfcswitch.testbed.FlowListTraffic;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
 import org.pfcswitch.testbed.PfcStorm;
@@ -53,8 +55,10 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
  *   fabricDelay: 1us
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
- * traffic:                       # by name; kinds: flow, incast, poisson, replay
+ * traffic:                       # by name; kinds: flow, flows, incast, poisson, replay, pfcStorm
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
+ *   list: {kind: flows, file: flows/mix.txt, priority: 3}   # one flow a line: src dst bytes start [priority]
+ *                                #   (FlowListReader; the file relative to the scenario's folder)
  *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
  *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
  *   clones: {kind: replay, of: H1, from: C0, count: 5, pfc: ignore}
@@ -445,6 +449,17 @@ public final class ScenarioLoader {
                     notClone(t, "to", hosts, dst);
                     out.add(spec(name, () -> new LongLivedFlow(name, src, dst, priority, bytes, start)));
                 }
+                case "flows" -> {
+                    t.allowOnly("kind", "file", "priority");
+                    Path file = dir.resolve(t.string("file")).normalize();
+                    FlowList list;
+                    try {
+                        list = FlowListReader.read(file, endpoints(hosts), priority);
+                    } catch (IllegalArgumentException e) {
+                        throw t.error("file", e.getMessage());
+                    }
+                    out.add(spec(name, () -> new FlowListTraffic(name, list)));
+                }
                 case "incast" -> {
                     t.allowOnly("kind", "from", "count", "to", "bytes", "start", "repeatUntil", "priority");
                     int[] senders = hosts(t, "from", hosts);
@@ -537,13 +552,20 @@ public final class ScenarioLoader {
                     int classEnable = mask;
                     out.add(spec(name, () -> new PfcStorm(name, src, classEnable, quanta, start, stop, every)));
                 }
-                default -> throw t.error("kind", "expected flow, incast, poisson, replay or pfcStorm, got '" + kind + "'");
+                default -> throw t.error("kind", "expected flow, flows, incast, poisson, replay or pfcStorm, got '" + kind + "'");
             }
         }
         if (out.isEmpty()) {
             throw root.error("traffic", "defines no traffic");
         }
         return out;
+    }
+
+    /** Host tokens of a flow list: names or indices of hosts that may send and receive flows (no clone ports). */
+    private static FlowListReader.HostResolver endpoints(List<Scenario.Host> hosts) {
+        return FlowListReader.byName(hosts.stream().map(Scenario.Host::name).toList(), h -> hosts.get(h).cloneOf() < 0,
+                h -> "host " + hosts.get(h).name() + " is a clone port of " + hosts.get(hosts.get(h).cloneOf()).name()
+                        + "; it sends only copies of that host's frames and receives no flows");
     }
 
     private static void notClone(ConfigNode t, String key, List<Scenario.Host> hosts, int h) {
