@@ -141,8 +141,8 @@ final class RunCommand implements Callable<Integer> {
             }
             var d = cfg.core().deadlock();
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
-                    "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms", d.checkNanos() / 1e6,
-                    d.persistNanos() / 1e6));
+                    "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
+                    + " forgiven)", d.checkNanos() / 1e6, d.persistNanos() / 1e6, d.graceNanos() / 1e6));
             log("configuration OK");
             return 0;
         }
@@ -212,8 +212,9 @@ final class RunCommand implements Callable<Integer> {
                 java.util.Locale.ROOT, "deadlock: %s (a cycle of paused queues for %.1f ms; pfcswitch show deadlock)",
                 r.describe(portNames), (r.reportedNanos - r.sinceNanos) / 1e6));
         log(deadlock == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
-                "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms",
-                deadlock.config().checkNanos() / 1e6, deadlock.config().persistNanos() / 1e6));
+                "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms forgiven)",
+                deadlock.config().checkNanos() / 1e6, deadlock.config().persistNanos() / 1e6,
+                deadlock.config().graceNanos() / 1e6));
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
             allocation.sample(System.nanoTime());
             if (watchdog != null) {

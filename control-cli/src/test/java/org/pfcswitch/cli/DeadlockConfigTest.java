@@ -26,13 +26,13 @@ class DeadlockConfigTest {
 
     @Test
     void absentMeansOnWithTheDefaults() {
-        assertEquals(new DeadlockConfig(10_000_000, 100_000_000), read(""));
+        assertEquals(new DeadlockConfig(10_000_000, 100_000_000, 50_000_000), read(""));
     }
 
     @Test
     void givenValuesAndOff() {
-        assertEquals(new DeadlockConfig(1_000_000, 50_000_000), read("deadlock: {check: 1ms, persist: 50ms}\n"));
-        assertEquals(new DeadlockConfig(10_000_000, 0), read("deadlock: {persist: 0s}\n"));
+        assertEquals(new DeadlockConfig(1_000_000, 50_000_000, 0), read("deadlock: {check: 1ms, persist: 50ms, grace: 0s}\n"));
+        assertEquals(new DeadlockConfig(10_000_000, 0, 50_000_000), read("deadlock: {persist: 0s}\n"));
         assertNull(read("deadlock: {enabled: false}\n"));
     }
 
@@ -43,6 +43,7 @@ class DeadlockConfigTest {
                 {"deadlock: {check: 20s}", "deadlock.check", "between 100us and 10s"},
                 {"deadlock: {persist: -1ms}", "deadlock.persist", ""},
                 {"deadlock: {check: fast}", "deadlock.check", ""},
+                {"deadlock: {grace: 1h}", "deadlock.grace", "between 0 and 10s"},
                 {"deadlock: {every: 1ms}", "deadlock.every", "unknown key"}}) {
             ConfigException e = assertThrows(ConfigException.class, () -> read(c[0] + "\n"), c[0]);
             assertTrue(e.getMessage().contains(c[1]) && e.getMessage().contains(c[2]), c[0] + ": " + e.getMessage());

@@ -39,6 +39,7 @@ final class DeadlockView {
 
     void json(JsonOutput j) {
         j.field("enabled", d.enabled).field("check_seconds", d.checkNanos / 1e9, 6).field("persist_seconds", d.persistNanos / 1e9, 6)
+                .field("grace_seconds", d.graceNanos / 1e9, 6)
                 .field("checks", d.checks).field("deadlocks", d.deadlocks).field("present", d.present)
                 .field("uptime_seconds", s.nanos / 1e9, 6);
         if (d.watched.length == 0) {
@@ -98,8 +99,9 @@ final class DeadlockView {
         if (!d.enabled) {
             out.append("deadlock detection: off (deadlock: {enabled: false} in the switch config)\n");
         } else {
-            out.append(String.format(Locale.ROOT, "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms;"
-                    + " %d checks, %d deadlock(s) reported%n", d.checkNanos / 1e6, d.persistNanos / 1e6, d.checks, d.deadlocks));
+            out.append(String.format(Locale.ROOT, "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms"
+                    + " (misses under %.1f ms forgiven); %d checks, %d deadlock(s) reported%n", d.checkNanos / 1e6,
+                    d.persistNanos / 1e6, d.graceNanos / 1e6, d.checks, d.deadlocks));
         }
         if (d.watched.length == 0) {
             out.append("cycle now: none\n");

@@ -56,8 +56,8 @@ import org.pfcswitch.mmu.MmuConfig;
  *                            # its ports are the ports: above; absent = all defaults (16 MiB, dt, priority 3 lossless)
  * pfc: {pauseQuanta: 65535}  # quanta of each XOFF the switch sends
  * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}   # PFC watchdog; off when absent
- * deadlock: {check: 10ms, persist: 100ms}   # PFC deadlock detection (these defaults when absent);
- *                                           # enabled: false turns it off
+ * deadlock: {check: 10ms, persist: 100ms, grace: 50ms}   # PFC deadlock detection (these defaults
+ *                                           # when absent); enabled: false turns it off
  * poll: {idleSleep: 0}       # 0: the worker polls without pause; 20us: sleeps up to 20 us after an idle pass
  * testbed: ...               # read by TestbedConfigReader; ignored here
  * </pre>
@@ -117,14 +117,15 @@ public final class SwitchConfigReader {
 
     /**
      * The {@code deadlock:} section: on with {@link DeadlockConfig#DEFAULTS} when absent, off with
-     * {@code enabled: false}. A check more often than every 100 us would cost the worker more than it
+     * {@code enabled: false}. {@code grace}: how long checks may miss a cycle that then comes back and
+     * still count it as the same deadlock (a worker stall lets a frozen loop move for a moment). A check more often than every 100 us would cost the worker more than it
      * tells (a deadlock lasts); one rarer than 10 s, or a persist over an hour, reports too late to help.
      */
     private static DeadlockConfig deadlock(ConfigNode root) {
         if (!root.has("deadlock")) {
             return DeadlockConfig.DEFAULTS;
         }
-        ConfigNode d = root.child("deadlock").allowOnly("enabled", "check", "persist");
+        ConfigNode d = root.child("deadlock").allowOnly("enabled", "check", "persist", "grace");
         if (!d.bool("enabled", true)) {
             return null;
         }
@@ -136,7 +137,11 @@ public final class SwitchConfigReader {
         if (persist < 0 || persist > 3_600_000_000_000L) {
             throw d.error("persist", "must be between 0 and 1h, got " + persist + " ns");
         }
-        return new DeadlockConfig(check, persist);
+        long grace = d.nanos("grace", DeadlockConfig.DEFAULTS.graceNanos());
+        if (grace < 0 || grace > 10_000_000_000L) {
+            throw d.error("grace", "must be between 0 and 10s, got " + grace + " ns");
+        }
+        return new DeadlockConfig(check, persist, grace);
     }
 
     private static SwitchConfig.Eal eal(ConfigNode root) {

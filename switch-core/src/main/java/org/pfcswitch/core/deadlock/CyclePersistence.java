@@ -9,11 +9,18 @@ package org.pfcswitch.core.deadlock;
  * Two cycles are the same when they have the same nodes in the same order (the search writes
  * them from their smallest node).
  *
+ * <p>With a {@code graceNanos} &gt; 0 a cycle that checks miss for less than that is still the same
+ * cycle when it comes back: a live switch whose worker lost its CPU for longer than a pause
+ * refresh lets a frozen loop move for a moment, and that moment is not the end of the deadlock.
+ * {@code sim} uses no grace: a cycle a check misses is gone.
+ *
  * <p>Preallocated for {@code capacity} nodes; allocates nothing. One owner thread.
  */
 public final class CyclePersistence {
 
     private final long persistNanos;
+    private final long graceNanos;
+    private long missingSince = -1;
     private final int[] node;
     private final int[] slot;
     private int length;
@@ -21,10 +28,16 @@ public final class CyclePersistence {
     private boolean reported;
 
     public CyclePersistence(int capacity, long persistNanos) {
-        if (persistNanos < 0) {
-            throw new IllegalArgumentException("persist must be >= 0, got " + persistNanos + " ns");
+        this(capacity, persistNanos, 0);
+    }
+
+    public CyclePersistence(int capacity, long persistNanos, long graceNanos) {
+        if (persistNanos < 0 || graceNanos < 0) {
+            throw new IllegalArgumentException("persist and grace must be >= 0, got " + persistNanos + " ns and "
+                    + graceNanos + " ns");
         }
         this.persistNanos = persistNanos;
+        this.graceNanos = graceNanos;
         this.node = new int[capacity];
         this.slot = new int[capacity];
     }
@@ -37,11 +50,19 @@ public final class CyclePersistence {
     public boolean update(BufferDependencyGraph graph, long now) {
         int n = graph.cycleLength();
         if (n == 0) {
+            if (length > 0 && missingSince < 0) {
+                missingSince = now;
+            }
+            if (length > 0 && now - missingSince < graceNanos) {
+                return false;                       // missed, within the grace: still watched
+            }
             length = 0;
             since = -1;
             reported = false;
+            missingSince = -1;
             return false;
         }
+        missingSince = -1;
         if (!same(graph)) {
             for (int i = 0; i < n; i++) {
                 node[i] = graph.cycleNode(i);
@@ -91,6 +112,11 @@ public final class CyclePersistence {
     /** When a check first saw the watched cycle (-1: none). */
     public long since() {
         return since;
+    }
+
+    /** How long a watched cycle may be missed and still be the same one (0: not at all). */
+    public long graceNanos() {
+        return graceNanos;
     }
 
     /** Whether the watched cycle has been reported: a deadlock is present now. */

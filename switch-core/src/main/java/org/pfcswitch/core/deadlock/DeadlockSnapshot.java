@@ -21,6 +21,7 @@ public final class DeadlockSnapshot {
     public boolean enabled;
     public long checkNanos;
     public long persistNanos;
+    public long graceNanos;
     public long checks;
     public long deadlocks;
     /** A reported cycle is still found now. */
@@ -69,6 +70,7 @@ public final class DeadlockSnapshot {
         enabled = w != null;
         checkNanos = w == null ? 0 : w.config().checkNanos();
         persistNanos = w == null ? 0 : w.config().persistNanos();
+        graceNanos = w == null ? 0 : w.config().graceNanos();
         checks = w == null ? 0 : w.checks();
         deadlocks = w == null ? 0 : w.deadlocks();
         present = w != null && w.present();

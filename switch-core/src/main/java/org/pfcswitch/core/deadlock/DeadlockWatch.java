@@ -30,7 +30,7 @@ public final class DeadlockWatch {
         this.view = new LocalWaitFor(core);
         int nodes = view.nodes();
         this.search = new BufferDependencyGraph(nodes);
-        this.persistence = new CyclePersistence(nodes, config.persistNanos());
+        this.persistence = new CyclePersistence(nodes, config.persistNanos(), config.graceNanos());
         for (int i = 0; i < HISTORY; i++) {
             history[i] = new CycleRecord(nodes);
         }

@@ -109,6 +109,34 @@ class BufferDependencyGraphTest {
     }
 
     @Test
+    void withAGraceACycleMissedBrieflyIsStillTheSameDeadlock() {
+        BufferDependencyGraph g = new BufferDependencyGraph(4);
+        CyclePersistence p = new CyclePersistence(4, 100, 30);
+        Matrix ring = new Matrix(3).edge(0, 1).edge(1, 0);
+        Matrix none = new Matrix(3);
+        g.findCycle(ring);
+        p.update(g, 0);
+        g.findCycle(none);
+        assertFalse(p.update(g, 50));
+        assertEquals(0, p.since(), "missed for 0 < 30: still watched");
+        g.findCycle(ring);
+        assertTrue(p.update(g, 100), "reported as one cycle since 0");
+        g.findCycle(none);
+        p.update(g, 110);
+        g.findCycle(none);
+        p.update(g, 139);
+        assertTrue(p.reported(), "present through a miss of 29");
+        g.findCycle(ring);
+        assertFalse(p.update(g, 150), "the same deadlock: not reported again");
+        g.findCycle(none);
+        p.update(g, 160);
+        g.findCycle(none);
+        p.update(g, 190);
+        assertFalse(p.reported(), "missed for 30: gone");
+        assertEquals(0, p.length());
+    }
+
+    @Test
     void anotherCycleStartsTheClockAgain() {
         BufferDependencyGraph g = new BufferDependencyGraph(4);
         CyclePersistence p = new CyclePersistence(4, 100);
