@@ -139,6 +139,10 @@ final class RunCommand implements Callable<Integer> {
             for (SwitchConfig.Port p : cfg.ports()) {
                 log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");
             }
+            var d = cfg.core().deadlock();
+            log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
+                    "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
+                    + " forgiven)", d.checkNanos() / 1e6, d.persistNanos() / 1e6, d.graceNanos() / 1e6));
             log("configuration OK");
             return 0;
         }
@@ -202,10 +206,22 @@ final class RunCommand implements Callable<Integer> {
                                 ? "its frames are dropped" : "its frames are sent through the pauses")
                 : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed (no pause frame for"
                         + " the restoration time)", cfg.ports().get(port).name(), priority, nanos / 1e6));
+        org.pfcswitch.core.deadlock.DeadlockWatch deadlock = sw.core().deadlockWatch();
+        List<String> portNames = cfg.ports().stream().map(SwitchConfig.Port::name).toList();
+        java.util.function.Consumer<org.pfcswitch.core.deadlock.CycleRecord> deadlockLog = r -> log(String.format(
+                java.util.Locale.ROOT, "deadlock: %s (a cycle of paused queues for %.1f ms; pfcswitch show deadlock)",
+                r.describe(portNames), (r.reportedNanos - r.sinceNanos) / 1e6));
+        log(deadlock == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
+                "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms forgiven)",
+                deadlock.config().checkNanos() / 1e6, deadlock.config().persistNanos() / 1e6,
+                deadlock.config().graceNanos() / 1e6));
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
             allocation.sample(System.nanoTime());
             if (watchdog != null) {
                 watchdog.drain(wdLog);
+            }
+            if (deadlock != null) {
+                deadlock.events().drain(deadlockLog);
             }
             if (statsNanos > 0 && System.nanoTime() - lastStats >= statsNanos) {
                 status.lines().forEach(this::log);
@@ -230,6 +246,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (watchdog != null) {
             watchdog.drain(wdLog);
+        }
+        if (deadlock != null) {
+            deadlock.events().drain(deadlockLog);
         }
         status.counters().forEach(this::log);
         for (int p = 0; p < down.nicStats().size(); p++) {

@@ -54,6 +54,8 @@ class LabFilesTest {
             Map.entry("pfcswitch_egress_queue_bytes", Set.of("port", "queue")),
             Map.entry("pfcswitch_xoff_threshold_bytes", Set.of("port", "priority")),
             Map.entry("pfcswitch_scheme_info", Set.of("scheme")),
+            Map.entry("pfcswitch_deadlocks_total", Set.of()),
+            Map.entry("pfcswitch_deadlock_present", Set.of()),
             Map.entry("pfcswitch_worker_stalls_total", Set.of("over")));
     static final Set<String> TARGET_LABELS = Set.of("job", "instance");
     /** Labels whose values are a fixed list. */

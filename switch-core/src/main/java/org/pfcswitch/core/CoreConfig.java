@@ -42,11 +42,14 @@ import org.pfcswitch.mmu.MmuConfig;
  *                     counting depends on it: a lossless frame dropped from such a port is a
  *                     violation no scheme can prevent ({@link SwitchCore#losslessViolations(boolean)})
  * @param pfcwd        the PFC watchdog, or null (off, the default)
+ * @param deadlock     the switch's own PFC deadlock detection, or null (off, the default here; the
+ *                     live switch config turns it on with its defaults)
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
                          boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped,
-                         boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd) {
+                         boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd,
+                         DeadlockConfig deadlock) {
 
     /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
     public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
@@ -150,7 +153,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             throw new IllegalArgumentException("the new MMU has " + other.portCount() + " ports, the switch " + mmu.portCount());
         }
         return new CoreConfig(other, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock);
     }
 
     /** The same switch under another buffer-admission scheme. */
@@ -163,7 +166,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         long[] macs = portMacs.clone();
         macs[port] = mac;
         return new CoreConfig(mmu, classifier, pauseQuanta, macs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock);
     }
 
     public static Builder builder(MmuConfig mmu) {
@@ -184,6 +187,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private boolean shaped = true;
         private final boolean[] senderIgnoresPfc;
         private PfcWatchdogConfig pfcwd;
+        private DeadlockConfig deadlock;
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -215,9 +219,11 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         /** The PFC watchdog; null turns it off. */
         public Builder pfcwd(PfcWatchdogConfig config) { pfcwd = config; return this; }
 
+        public Builder deadlock(DeadlockConfig config) { deadlock = config; return this; }
+
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
+                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock);
         }
     }
 }

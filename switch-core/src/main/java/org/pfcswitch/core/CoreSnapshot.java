@@ -73,6 +73,9 @@ public final class CoreSnapshot {
     public long losslessViolationsObeying;
     public long losslessViolationsIgnoring;
 
+    /** Deadlock detection: counts, the watched cycle, reports, PFC sender MACs, wait-for edges. */
+    public final org.pfcswitch.core.deadlock.DeadlockSnapshot deadlock;
+
     public CoreSnapshot(int ports) {
         this.ports = ports;
         this.counters = new SwitchCounters(ports);
@@ -88,6 +91,7 @@ public final class CoreSnapshot {
         senderIgnoresPfc = new boolean[ports];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
+        deadlock = new org.pfcswitch.core.deadlock.DeadlockSnapshot(ports);
     }
 
     /** Copies the state of {@code core} at {@code now}. Call on the thread that owns the core. */
@@ -133,6 +137,7 @@ public final class CoreSnapshot {
         losslessViolations = mmu.losslessViolations();
         losslessViolationsObeying = core.losslessViolations(false);
         losslessViolationsIgnoring = core.losslessViolations(true);
+        deadlock.capture(core, now);
     }
 
     public boolean isLossless(int priority) {

@@ -31,6 +31,12 @@ final class PfcLink implements LinkControl {
     private FlowControl flowControl;
     /** The PFC watchdog, or null: its stormed queues ignore the neighbour's pauses. */
     private PfcWatchdog watchdog;
+    /**
+     * By port: the source MAC of the last PFC or PAUSE frame received there (0: none yet). A pause
+     * frame's source is the MAC of the neighbour's port, so this names who pauses the port's egress
+     * queues: the deadlock detection follows wait-for edges through it.
+     */
+    private final long[] senderMac;
 
     PfcLink(long[] speedBps, int pauseQuanta, SwitchCounters counters, DeadlineHeap timers, int timerBase) {
         this.ports = speedBps.length;
@@ -40,6 +46,7 @@ final class PfcLink implements LinkControl {
         this.timers = timers;
         this.timerBase = timerBase;
         this.refreshNanos = new long[ports];
+        this.senderMac = new long[ports];
         for (int p = 0; p < ports; p++) {
             refreshNanos[p] = Math.max(1, MacControl.quantaToNanos(pauseQuanta, speedBps[p]) / 2);
         }
@@ -48,6 +55,11 @@ final class PfcLink implements LinkControl {
     /** The pause state received PFC frames set (the watchdog reads it). */
     PauseTimers pauses() {
         return pauses;
+    }
+
+    /** The source MAC of the last PFC or PAUSE frame received on {@code port}, 0 if none. */
+    long senderMac(int port) {
+        return senderMac[port];
     }
 
     void watchdog(PfcWatchdog w) {
@@ -95,6 +107,7 @@ final class PfcLink implements LinkControl {
         }
         if (frame.isPfc()) {
             counters.pfcFramesRx[port]++;
+            senderMac[port] = frame.srcMac();
             int classEnable = frame.classEnable();
             for (int v = classEnable; v != 0; v &= v - 1) {
                 int p = Integer.numberOfTrailingZeros(v);
@@ -115,6 +128,7 @@ final class PfcLink implements LinkControl {
         }
         if (frame.kind() == FrameKind.PAUSE) {
             counters.pauseFramesRx[port]++;
+            senderMac[port] = frame.srcMac();
             boolean resumed = false;
             for (int p = 0; p < PRIORITIES; p++) {
                 resumed |= pauses.apply(port, p, frame.pauseQuanta(), now);

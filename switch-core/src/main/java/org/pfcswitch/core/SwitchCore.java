@@ -11,6 +11,7 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PriorityClassifier;
+import org.pfcswitch.core.deadlock.DeadlockWatch;
 import org.pfcswitch.mmu.FlowControlListener;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
@@ -64,7 +65,10 @@ public final class SwitchCore {
     private final PacketSlots slots = new PacketSlots(1024);
     private final EgressQueues queues;
     private final EgressScheduler scheduler;
-    /** Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer, {@code 2 * ports} the watchdog's poll. */
+    /**
+     * Timer ids: {@code port} = the port's line wake-up, {@code ports + port} = its link timer,
+     * {@code 2 * ports} the watchdog's poll, {@code 2 * ports + 1} the deadlock check.
+     */
     private final DeadlineHeap timers;
     private final SwitchCounters counters;
     private final long[] speedBps;
@@ -82,6 +86,8 @@ public final class SwitchCore {
     private int losslessMask;
     /** By ingress port: the sender there does not obey PFC ({@link CoreConfig#senderIgnoresPfc}). */
     private final boolean[] senderIgnoresPfc;
+    /** The switch's own deadlock detection, or null (off, or under bfc, which runs no PFC). */
+    private final DeadlockWatch deadlock;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -102,7 +108,7 @@ public final class SwitchCore {
             speedBps[p] = config.speedBps(p);
             portMac[p] = config.portMac(p);
         }
-        this.timers = new DeadlineHeap(2 * ports + 1);
+        this.timers = new DeadlineHeap(2 * ports + 2);
         this.counters = new SwitchCounters(ports);
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
@@ -138,6 +144,16 @@ public final class SwitchCore {
         this.shaped = config.shaped();
         this.losslessMask = config.mmu().losslessPriorityMask();
         this.senderIgnoresPfc = config.senderIgnoresPfc();
+        if (config.deadlock() != null && pfcLink != null) {
+            deadlock = new DeadlockWatch(this, config.deadlock());
+            timers.set(deadlockTimer(), config.deadlock().checkNanos());
+        } else {
+            deadlock = null;
+        }
+    }
+
+    private int deadlockTimer() {
+        return 2 * ports + 1;
     }
 
     // ------------------------------------------------------------------ driver entry points
@@ -178,8 +194,12 @@ public final class SwitchCore {
             } else if (id < 2 * ports) {
                 timers.cancel(id);
                 link.onTimer(id - ports, now);
-            } else {
+            } else if (id == 2 * ports) {
                 pollWatchdog(now);
+            } else {
+                // from now, not from the due time: after a stall the checks do not come in a burst
+                timers.set(id, now + deadlock.config().checkNanos());
+                deadlock.check(now);
             }
         }
         sendOwedControlFrames(now);
@@ -690,6 +710,24 @@ public final class SwitchCore {
             }
         }
         return n;
+    }
+
+    /** The source MAC of the PFC frames {@code port} sends (its own MAC). */
+    public long portMac(int port) {
+        return portMac[port];
+    }
+
+    /**
+     * The source MAC of the last PFC or PAUSE frame received on {@code port} (0: none yet, or under
+     * bfc): the MAC of the neighbour's port that pauses this port's egress.
+     */
+    public long pfcSenderMac(int port) {
+        return pfcLink == null ? 0 : pfcLink.senderMac(port);
+    }
+
+    /** The switch's deadlock detection, or null when it is off. */
+    public DeadlockWatch deadlockWatch() {
+        return deadlock;
     }
 
     /** When the frame now on {@code port}'s line has left it (in the past when the line is idle). */

@@ -5,6 +5,9 @@ import java.util.Collections;
 import java.util.List;
 
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.deadlock.BufferDependencyGraph;
+import org.pfcswitch.core.deadlock.CyclePersistence;
+import org.pfcswitch.core.deadlock.WaitForGraph;
 
 /**
  * PFC deadlock detection over a buffer-dependency graph, evaluated every {@code checkNanos} of
@@ -25,13 +28,14 @@ import org.pfcswitch.core.SwitchCore;
  * switch on it nonetheless holds a paused ingress queue and a paused, non-empty egress queue
  * towards the next switch, which is what a frozen ring of buffers looks like from outside.
  *
- * <p><b>Cycles</b>: each check runs a depth-first search in a fixed order (switch, port, priority)
- * and takes the first cycle found, written from its smallest node. If the same cycle is found at
- * every check for {@code persistNanos} or longer it is reported once (counted, logged, kept as a
- * {@link Report}); it is reported again only after a check finds it gone. A check allocates nothing
- * (preallocated arrays); a report builds its string.
+ * <p><b>Cycles</b>: each check searches this graph with the switch's own code
+ * ({@link BufferDependencyGraph}: depth-first in a fixed order (switch, port, priority), the first
+ * cycle found, written from its smallest node). If the same cycle is found at every check for
+ * {@code persistNanos} or longer it is reported once ({@link CyclePersistence}: counted, logged,
+ * kept as a {@link Report}); it is reported again only after a check finds it gone. A check
+ * allocates nothing (preallocated arrays); a report builds its string.
  */
-public final class DeadlockDetector implements Node {
+public final class DeadlockDetector implements Node, WaitForGraph {
 
     /** One reported deadlock: the cycle's ports, when a check first saw it, when it was reported. */
     public record Report(String cycle, long firstSeenNs, long reportedNs) {}
@@ -49,16 +53,10 @@ public final class DeadlockDetector implements Node {
     private final int nodes;
     private int id = -1;
 
-    // DFS state, preallocated
-    private final byte[] color;              // 0 white, 1 on stack, 2 done
-    private final int[] stackNode;
-    private final int[] stackNext;           // the next candidate successor index (egress port × 1)
-    private final int[] cycle;
-    private int cycleLength;
-    private final int[] current;             // the cycle being watched
-    private int currentLength;
-    private long currentSince = -1;
-    private boolean currentReported;
+    private final BufferDependencyGraph graph;
+    private final CyclePersistence persistence;
+    /** The instant of the check running now: the egress pauses are read at it. */
+    private long checkNow;
 
     private long checks;
     private final List<Report> reports = new ArrayList<>();
@@ -103,11 +101,8 @@ public final class DeadlockDetector implements Node {
         this.nodes = total;
         this.checkNanos = checkNanos;
         this.persistNanos = persistNanos;
-        this.color = new byte[total];
-        this.stackNode = new int[total];
-        this.stackNext = new int[total];
-        this.cycle = new int[total];
-        this.current = new int[total];
+        this.graph = new BufferDependencyGraph(Math.max(1, total));
+        this.persistence = new CyclePersistence(Math.max(1, total), persistNanos);
         this.log = log;
         this.id = tb.register(this);
         loop.schedule(Math.max(loop.now(), 0) + checkNanos, id, EventLoop.WAKE, 0, 0);
@@ -122,47 +117,39 @@ public final class DeadlockDetector implements Node {
     /** One evaluation of the graph at {@code now}; public for tests that drive it by hand. */
     public void check(long now) {
         checks++;
-        boolean found = findCycle(now);
-        if (!found) {
-            currentLength = 0;
-            currentSince = -1;
-            currentReported = false;
-            return;
-        }
-        if (!sameAsCurrent()) {
-            System.arraycopy(cycle, 0, current, 0, cycleLength);
-            currentLength = cycleLength;
-            currentSince = now;
-            currentReported = false;
-        }
-        if (!currentReported && now - currentSince >= persistNanos) {
-            currentReported = true;
-            String named = name(current, currentLength);
-            reports.add(new Report(named, currentSince, now));
+        checkNow = now;
+        graph.findCycle(this);
+        if (persistence.update(graph, now)) {
+            String named = name();
+            long since = persistence.since();
+            reports.add(new Report(named, since, now));
             if (log != null) {
-                log.accept("deadlock: " + named + " (a cycle of paused queues since " + currentSince
+                log.accept("deadlock: " + named + " (a cycle of paused queues since " + since
                         + " ns, reported at " + now + " ns)");
             }
         }
     }
 
-    private boolean sameAsCurrent() {
-        if (cycleLength != currentLength) {
-            return false;
-        }
-        for (int i = 0; i < cycleLength; i++) {
-            if (cycle[i] != current[i]) {
-                return false;
-            }
-        }
-        return true;
+    // ------------------------------------------------------------------ the graph (WaitForGraph)
+
+    @Override
+    public int nodes() {
+        return nodes;
     }
 
-    private boolean paused(int node) {
+    /** Paused: S advertises XOFF on (p, q) and p is cabled to a switch. */
+    @Override
+    public boolean waits(int node) {
         int s = switchOf(node);
         int local = node - base[s];
         int p = local / PRIORITIES;
         return peerSwitch[s][p] >= 0 && cores[s].isAdvertisingXoff(p, local % PRIORITIES);
+    }
+
+    /** One slot per egress port of the node's switch. */
+    @Override
+    public int slots(int node) {
+        return cores[switchOf(node)].ports();
     }
 
     private int switchOf(int node) {
@@ -177,13 +164,14 @@ public final class DeadlockDetector implements Node {
      * The successor of {@code node} through egress port {@code e}, or -1 when that is no edge (see
      * the class comment).
      */
-    private int successor(int node, int e, long now) {
+    @Override
+    public int successor(int node, int e) {
         int s = switchOf(node);
         int local = node - base[s];
         int p = local / PRIORITIES;
         int q = local % PRIORITIES;
         int next = peerSwitch[s][e];
-        if (e == p || next < 0 || cores[s].queuedBytes(e, q) == 0 || !cores[s].isPaused(e, q, now)) {
+        if (e == p || next < 0 || cores[s].queuedBytes(e, q) == 0 || !cores[s].isPaused(e, q, checkNow)) {
             return -1;
         }
         int p2 = peerPort[s][e];
@@ -193,63 +181,12 @@ public final class DeadlockDetector implements Node {
         return base[next] + p2 * PRIORITIES + q;
     }
 
-    /** Iterative DFS; on success the cycle is in {@code cycle[0..cycleLength)}, rotated to start at its smallest node. */
-    private boolean findCycle(long now) {
-        java.util.Arrays.fill(color, (byte) 0);
-        for (int start = 0; start < nodes; start++) {
-            if (color[start] != 0 || !paused(start)) {
-                continue;
-            }
-            int depth = 0;
-            stackNode[0] = start;
-            stackNext[0] = 0;
-            color[start] = 1;
-            while (depth >= 0) {
-                int v = stackNode[depth];
-                int ports = cores[switchOf(v)].ports();
-                int w = -1;
-                while (stackNext[depth] < ports && w < 0) {
-                    w = successor(v, stackNext[depth]++, now);
-                }
-                if (w < 0) {
-                    color[v] = 2;
-                    depth--;
-                    continue;
-                }
-                if (color[w] == 1) {                       // a back edge: the cycle is w .. v on the stack
-                    int from = depth;
-                    while (stackNode[from] != w) {
-                        from--;
-                    }
-                    cycleLength = depth - from + 1;
-                    int min = 0;
-                    for (int i = 0; i < cycleLength; i++) {
-                        if (stackNode[from + i] < stackNode[from + min]) {
-                            min = i;
-                        }
-                    }
-                    for (int i = 0; i < cycleLength; i++) {
-                        cycle[i] = stackNode[from + (min + i) % cycleLength];
-                    }
-                    return true;
-                }
-                if (color[w] == 0) {
-                    depth++;
-                    stackNode[depth] = w;
-                    stackNext[depth] = 0;
-                    color[w] = 1;
-                }
-            }
-        }
-        cycleLength = 0;
-        return false;
-    }
-
     /** {@code leaf0:p2/3 -> spine1:p0/3 -> ... -> leaf0:p2/3}: switch, ingress port and priority of each node. */
-    private String name(int[] c, int length) {
+    private String name() {
+        int length = persistence.length();
         StringBuilder b = new StringBuilder();
         for (int i = 0; i <= length; i++) {
-            int node = c[i % length];
+            int node = persistence.node(i % length);
             int s = switchOf(node);
             int local = node - base[s];
             if (i > 0) {

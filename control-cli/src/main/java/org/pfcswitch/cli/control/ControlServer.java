@@ -30,7 +30,7 @@ import com.sun.net.httpserver.HttpServer;
  *
  * <pre>
  * GET  /metrics                         Prometheus text exposition (micrometer)
- * GET  /api/v1/show/VIEW[?format=text]  VIEW: ports, queues, buffer, pfc, thresholds, scheme
+ * GET  /api/v1/show/VIEW[?format=text]  VIEW: ports, queues, buffer, pfc, thresholds, scheme, pfcwd, deadlock
  * GET  /api/v1/trace?duration=2s&amp;every=10us   a trace (CSV, format of TraceWriter), streamed as recorded
  * POST /api/v1/scheme   {"scheme": "dsh"}                          token required
  * POST /api/v1/params   {"params": {"alpha": "1/8", "ecn.kmax": "400KiB"}}   token required

@@ -21,7 +21,7 @@ import org.pfcswitch.mmu.Verdict;
 public final class StatusViews {
 
     /** The views {@code show} offers, in the order of its help. */
-    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme", "pfcwd");
+    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme", "pfcwd", "deadlock");
 
     private static final int[] DROP_VERDICTS = {Verdict.DROP_LOSSY_THRESHOLD, Verdict.DROP_BUFFER_FULL,
             Verdict.DROP_LOSSLESS_VIOLATION, Verdict.DROP_EGRESS_LIMIT};
@@ -48,6 +48,7 @@ public final class StatusViews {
             case "pfc" -> pfcJson(j);
             case "scheme" -> schemeJson(j);
             case "pfcwd" -> pfcwdJson(j);
+            case "deadlock" -> new DeadlockView(s, names).json(j);
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
         }
         return j.endObject().toString();
@@ -62,6 +63,7 @@ public final class StatusViews {
             case "pfc" -> pfcText();
             case "scheme" -> schemeText();
             case "pfcwd" -> pfcwdText();
+            case "deadlock" -> new DeadlockView(s, names).text();
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
         };
     }

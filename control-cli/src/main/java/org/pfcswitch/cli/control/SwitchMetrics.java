@@ -128,6 +128,10 @@ public final class SwitchMetrics {
                 Tags.of("sender", "obeys_pfc"), s -> s.losslessViolationsObeying);
         counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
                 Tags.of("sender", "ignores_pfc"), s -> s.losslessViolationsIgnoring);
+        counter("pfcswitch.deadlocks", "PFC deadlocks the switch found in itself: a cycle of paused queues that lasted"
+                + " deadlock.persist (show deadlock)", Tags.empty(), s -> s.deadlock.deadlocks);
+        gauge("pfcswitch.deadlock.present", "1 while a reported PFC deadlock is still found", Tags.empty(),
+                s -> s.deadlock.present ? 1 : 0);
         for (int b = 0; b < STALL_LABELS.length; b++) {
             int bucket = b;
             counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one",

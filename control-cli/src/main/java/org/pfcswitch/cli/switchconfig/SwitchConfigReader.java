@@ -15,6 +15,7 @@ import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Device;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
+import org.pfcswitch.core.DeadlockConfig;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.dataplane.ThreadAffinity;
 import org.pfcswitch.mmu.MmuConfig;
@@ -55,6 +56,8 @@ import org.pfcswitch.mmu.MmuConfig;
  *                            # its ports are the ports: above; absent = all defaults (16 MiB, dt, priority 3 lossless)
  * pfc: {pauseQuanta: 65535}  # quanta of each XOFF the switch sends
  * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}   # PFC watchdog; off when absent
+ * deadlock: {check: 10ms, persist: 100ms, grace: 50ms}   # PFC deadlock detection (these defaults
+ *                                           # when absent); enabled: false turns it off
  * poll: {idleSleep: 0}       # 0: the worker polls without pause; 20us: sleeps up to 20 us after an idle pass
  * testbed: ...               # read by TestbedConfigReader; ignored here
  * </pre>
@@ -72,7 +75,7 @@ public final class SwitchConfigReader {
 
     /** As {@link #read(ConfigNode)}, with the MMU's scheme replaced by {@code schemeOverride} when not null. */
     public static SwitchConfig read(ConfigNode root, String schemeOverride) {
-        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "pfcwd", "poll", "testbed");
+        root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "pfcwd", "deadlock", "poll", "testbed");
         SwitchConfig.Eal eal = eal(root);
         List<SwitchConfig.Port> ports = ports(root);
         String workerCpus = workerCpus(root, ports.stream().filter(p -> !p.isClone()).toList());
@@ -104,11 +107,41 @@ public final class SwitchConfigReader {
         core.pauseQuanta(root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
                 .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA));
         core.pfcwd(org.pfcswitch.testbed.config.PfcWatchdogLoader.read(root));
+        core.deadlock(deadlock(root));
         long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");
         }
         return new SwitchConfig(eal, ports, workerCpus, core.build(), idleSleep);
+    }
+
+    /**
+     * The {@code deadlock:} section: on with {@link DeadlockConfig#DEFAULTS} when absent, off with
+     * {@code enabled: false}. {@code grace}: how long checks may miss a cycle that then comes back and
+     * still count it as the same deadlock (a worker stall lets a frozen loop move for a moment). A check more often than every 100 us would cost the worker more than it
+     * tells (a deadlock lasts); one rarer than 10 s, or a persist over an hour, reports too late to help.
+     */
+    private static DeadlockConfig deadlock(ConfigNode root) {
+        if (!root.has("deadlock")) {
+            return DeadlockConfig.DEFAULTS;
+        }
+        ConfigNode d = root.child("deadlock").allowOnly("enabled", "check", "persist", "grace");
+        if (!d.bool("enabled", true)) {
+            return null;
+        }
+        long check = d.nanos("check", DeadlockConfig.DEFAULTS.checkNanos());
+        if (check < 100_000 || check > 10_000_000_000L) {
+            throw d.error("check", "must be between 100us and 10s, got " + check + " ns");
+        }
+        long persist = d.nanos("persist", DeadlockConfig.DEFAULTS.persistNanos());
+        if (persist < 0 || persist > 3_600_000_000_000L) {
+            throw d.error("persist", "must be between 0 and 1h, got " + persist + " ns");
+        }
+        long grace = d.nanos("grace", DeadlockConfig.DEFAULTS.graceNanos());
+        if (grace < 0 || grace > 10_000_000_000L) {
+            throw d.error("grace", "must be between 0 and 10s, got " + grace + " ns");
+        }
+        return new DeadlockConfig(check, persist, grace);
     }
 
     private static SwitchConfig.Eal eal(ConfigNode root) {

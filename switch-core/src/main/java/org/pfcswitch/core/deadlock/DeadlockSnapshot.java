@@ -1,0 +1,110 @@
+package org.pfcswitch.core.deadlock;
+
+import org.pfcswitch.core.SwitchCore;
+
+/**
+ * What {@code show deadlock} and {@code /metrics} read of one switch, copied on the thread that owns
+ * the core (part of {@link org.pfcswitch.core.CoreSnapshot}): the detection's settings and counts,
+ * the cycle being watched, the last reports, each port's MAC and the MAC of the last PFC sender seen
+ * on it, and the wait-for edges now. An edge is (ingress port, priority) waiting on egress port e:
+ * the ingress advertises XOFF and egress (e, priority) holds bytes and is paused; it leads to the
+ * neighbour whose MAC paused e, which is this switch's own port {@link #edgeTarget} when the cable
+ * loops back. These are the numbers a fabric view joins across switches. Preallocated: a capture
+ * allocates nothing.
+ */
+public final class DeadlockSnapshot {
+
+    private static final int PRIORITIES = LocalWaitFor.PRIORITIES;
+
+    public final int ports;
+    /** Whether the switch runs the detection (its settings below are 0 when not). */
+    public boolean enabled;
+    public long checkNanos;
+    public long persistNanos;
+    public long graceNanos;
+    public long checks;
+    public long deadlocks;
+    /** A reported cycle is still found now. */
+    public boolean present;
+    /** The cycle the last check found (length 0: none), with its reported time (-1: not yet). */
+    public final CycleRecord watched;
+    /** The last reports, oldest first: {@link #reportCount} of them. */
+    public final CycleRecord[] reports = new CycleRecord[DeadlockWatch.HISTORY];
+    public int reportCount;
+
+    // by port
+    public final long[] portMac;
+    /** The source MAC of the last PFC or PAUSE frame received on the port, 0 if none. */
+    public final long[] pfcSenderMac;
+    /** The own port {@link #pfcSenderMac} belongs to, -1 for another switch or host. */
+    public final int[] pfcSenderPort;
+
+    // the wait-for edges now
+    public int edgeCount;
+    public final int[] edgeIngress;
+    public final int[] edgePriority;
+    public final int[] edgeEgress;
+    /** The own port whose node the edge leads to (its XOFF on the priority is asked too), or -1: it leaves the switch. */
+    public final int[] edgeTarget;
+
+    public DeadlockSnapshot(int ports) {
+        this.ports = ports;
+        int nodes = ports * PRIORITIES;
+        watched = new CycleRecord(nodes);
+        for (int i = 0; i < reports.length; i++) {
+            reports[i] = new CycleRecord(nodes);
+        }
+        portMac = new long[ports];
+        pfcSenderMac = new long[ports];
+        pfcSenderPort = new int[ports];
+        int edges = nodes * ports;
+        edgeIngress = new int[edges];
+        edgePriority = new int[edges];
+        edgeEgress = new int[edges];
+        edgeTarget = new int[edges];
+    }
+
+    /** Copies the state of {@code core} at {@code now}. Call on the thread that owns the core. */
+    public void capture(SwitchCore core, long now) {
+        DeadlockWatch w = core.deadlockWatch();
+        enabled = w != null;
+        checkNanos = w == null ? 0 : w.config().checkNanos();
+        persistNanos = w == null ? 0 : w.config().persistNanos();
+        graceNanos = w == null ? 0 : w.config().graceNanos();
+        checks = w == null ? 0 : w.checks();
+        deadlocks = w == null ? 0 : w.deadlocks();
+        present = w != null && w.present();
+        watched.length = 0;
+        reportCount = 0;
+        if (w != null) {
+            w.watched(watched);
+            reportCount = (int) Math.min(deadlocks, DeadlockWatch.HISTORY);
+            for (int i = 0; i < reportCount; i++) {
+                reports[i].copyFrom(w.report(i));
+            }
+        }
+        for (int p = 0; p < ports; p++) {
+            portMac[p] = core.portMac(p);
+            pfcSenderMac[p] = core.pfcSenderMac(p);
+            pfcSenderPort[p] = LocalWaitFor.localPort(core, pfcSenderMac[p]);
+        }
+        edgeCount = 0;
+        for (int p = 0; p < ports; p++) {
+            for (int q = 0; q < PRIORITIES; q++) {
+                if (!core.isAdvertisingXoff(p, q)) {
+                    continue;
+                }
+                for (int e = 0; e < ports; e++) {
+                    if (LocalWaitFor.egressWaits(core, p, q, e, now)) {
+                        edgeIngress[edgeCount] = p;
+                        edgePriority[edgeCount] = q;
+                        edgeEgress[edgeCount] = e;
+                        int t = pfcSenderPort[e];
+                        edgeTarget[edgeCount] = t >= 0 && core.isAdvertisingXoff(t, q) ? t : -1;
+                        edgeCount++;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+import java.util.PriorityQueue;
+
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.RoceFrameBuilder;
+import org.pfcswitch.mmu.RandomSource;
+
+/**
+ * A test driver for one {@link SwitchCore} with cables between its own ports, in virtual time: a
+ * frame the core sends out of a cabled port arrives on the other end one line time plus the cable
+ * delay after it started; what it sends out of an uncabled port (a host) is counted and freed. A
+ * heap slab of 2 KiB buffers, as {@link CoreRig}.
+ */
+final class CabledRig implements PacketMemory, FrameAllocator, FrameSink {
+
+    static final int SLOT_BYTES = 2048;
+    static final long CABLE_NANOS = 1_000;
+
+    private record Arrival(long at, long seq, int port, long handle) {}
+
+    final SwitchCore core;
+    private final int[] peer;
+    private final long[] speed;
+    private final MemorySegment slab;
+    private final int[] length;
+    private final int[] free;
+    private int freeCount;
+    private final PriorityQueue<Arrival> wire = new PriorityQueue<>((a, b) -> a.at != b.at
+            ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
+    private long seq;
+    final long[] toHost;
+    private long now;
+
+    /** {@code peer[p]}: the port cabled to p, or -1 (a host). */
+    CabledRig(CoreConfig config, int[] peer, int slots) {
+        this.peer = peer.clone();
+        this.speed = new long[peer.length];
+        for (int p = 0; p < peer.length; p++) {
+            speed[p] = config.speedBps(p);
+        }
+        this.toHost = new long[peer.length];
+        slab = MemorySegment.ofArray(new long[slots * SLOT_BYTES / 8]);
+        length = new int[slots];
+        free = new int[slots];
+        for (int i = 0; i < slots; i++) {
+            free[freeCount++] = slots - 1 - i;
+        }
+        core = new SwitchCore(config, this, this, this, RandomSource.seeded(7));
+    }
+
+    @Override public MemorySegment bytes() { return slab; }
+    @Override public long offset(long handle) { return handle * SLOT_BYTES; }
+    @Override public int length(long handle) { return length[(int) handle]; }
+
+    @Override
+    public long allocate(int len) {
+        if (freeCount == 0) {
+            return NO_HANDLE;
+        }
+        int h = free[--freeCount];
+        length[h] = len;
+        return h;
+    }
+
+    @Override
+    public void free(long handle) {
+        free[freeCount++] = (int) handle;
+    }
+
+    @Override
+    public void transmit(int port, long handle, int len, long start) {
+        if (peer[port] < 0) {
+            toHost[port]++;
+            free(handle);
+            return;
+        }
+        wire.add(new Arrival(start + LineRate.nanos(len, speed[port]) + CABLE_NANOS, seq++, peer[port], handle));
+    }
+
+    long now() {
+        return now;
+    }
+
+    /** Frames on the cables now. */
+    int onTheWire() {
+        return wire.size();
+    }
+
+    /** Runs cable arrivals and the core's timers in time order up to and including {@code until}. */
+    void runUntil(long until) {
+        while (true) {
+            long timer = core.nextTimerDue();
+            long arrival = wire.isEmpty() ? Long.MAX_VALUE : wire.peek().at;
+            long next = Math.min(timer, arrival);
+            if (next > until) {
+                break;
+            }
+            now = Math.max(now, next);
+            if (arrival <= timer) {
+                Arrival a = wire.poll();
+                core.onFrame(a.port, a.handle, now);
+            } else {
+                core.onTimer(now);
+            }
+        }
+        now = Math.max(now, until);
+    }
+
+    /** A RoCEv2 WRITE frame of {@code payload} bytes at DSCP 26 (priority 3) arriving on {@code port} now. */
+    void receiveRoce(int port, long dstMac, long srcMac, int payload) {
+        RoceFrameBuilder b = new RoceFrameBuilder().macs(dstMac, srcMac).ips(1, 2).dscp(26).ecn(Ipv4.ECN_ECT0)
+                .destQp(17).payloadBytes(payload);
+        long h = allocate(b.frameLength());
+        b.write(slab, offset(h));
+        core.onFrame(port, h, now);
+    }
+}
