@@ -42,11 +42,13 @@ import org.pfcswitch.mmu.MmuConfig;
  *                     counting depends on it: a lossless frame dropped from such a port is a
  *                     violation no scheme can prevent ({@link SwitchCore#losslessViolations(boolean)})
  * @param pfcwd        the PFC watchdog, or null (off, the default)
+ * @param shadows      shadow schemes ({@link ShadowMmus}): each keeps its own ledger beside the real
+ *                     buffer and counts the XOFFs and drops it would have caused; empty (the default) = off
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
                          boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped,
-                         boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd) {
+                         boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd, List<String> shadows) {
 
     /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
     public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
@@ -80,6 +82,8 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         schedulers = List.copyOf(schedulers);
         staticMacs = List.copyOf(staticMacs);
         ecmpGroups = List.copyOf(ecmpGroups);
+        shadows = shadows == null ? List.of() : List.copyOf(shadows);
+        ShadowMmus.check(shadows);
         if (pauseQuanta < 1 || pauseQuanta > MacControl.MAX_QUANTA) {
             throw new IllegalArgumentException("pfc.pauseQuanta must be 1..65535, got " + pauseQuanta);
         }
@@ -150,7 +154,13 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             throw new IllegalArgumentException("the new MMU has " + other.portCount() + " ports, the switch " + mmu.portCount());
         }
         return new CoreConfig(other, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, shadows);
+    }
+
+    /** The same switch with shadow schemes {@code schemes} (empty: none). */
+    public CoreConfig withShadows(List<String> schemes) {
+        return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, schemes);
     }
 
     /** The same switch under another buffer-admission scheme. */
@@ -163,7 +173,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         long[] macs = portMacs.clone();
         macs[port] = mac;
         return new CoreConfig(mmu, classifier, pauseQuanta, macs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, shadows);
     }
 
     public static Builder builder(MmuConfig mmu) {
@@ -184,6 +194,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private boolean shaped = true;
         private final boolean[] senderIgnoresPfc;
         private PfcWatchdogConfig pfcwd;
+        private List<String> shadows = List.of();
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -214,10 +225,12 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder senderIgnoresPfc(int port, boolean ignores) { senderIgnoresPfc[port] = ignores; return this; }
         /** The PFC watchdog; null turns it off. */
         public Builder pfcwd(PfcWatchdogConfig config) { pfcwd = config; return this; }
+        /** Shadow schemes (see {@link ShadowMmus}); empty turns them off. */
+        public Builder shadows(List<String> schemes) { shadows = schemes; return this; }
 
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd);
+                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, shadows);
         }
     }
 }

@@ -73,6 +73,15 @@ public final class CoreSnapshot {
     public long losslessViolationsObeying;
     public long losslessViolationsIgnoring;
 
+    /**
+     * The active MMU's decisions (XOFF transitions, drops, lossless drops; since its last scheme
+     * change), beside the shadow schemes' would-be ones ({@link ShadowMmus}).
+     */
+    public final SchemeCounters active;
+    /** Shadow schemes: the first {@link #shadowCount} entries of {@link #shadows}, in the configured order. */
+    public int shadowCount;
+    public final SchemeCounters[] shadows;
+
     public CoreSnapshot(int ports) {
         this.ports = ports;
         this.counters = new SwitchCounters(ports);
@@ -88,6 +97,11 @@ public final class CoreSnapshot {
         senderIgnoresPfc = new boolean[ports];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
+        active = new SchemeCounters(ports);
+        shadows = new SchemeCounters[ShadowMmus.MAX];
+        for (int i = 0; i < shadows.length; i++) {
+            shadows[i] = new SchemeCounters(ports);
+        }
     }
 
     /** Copies the state of {@code core} at {@code now}. Call on the thread that owns the core. */
@@ -133,6 +147,12 @@ public final class CoreSnapshot {
         losslessViolations = mmu.losslessViolations();
         losslessViolationsObeying = core.losslessViolations(false);
         losslessViolationsIgnoring = core.losslessViolations(true);
+        active.copyFrom(mmu, c.maxBufferBytes());
+        ShadowMmus shadowMmus = core.shadows();
+        shadowCount = shadowMmus == null ? 0 : shadowMmus.count();
+        for (int i = 0; i < shadowCount; i++) {
+            shadows[i].copyFrom(shadowMmus.mmu(i), shadowMmus.maxBufferBytes(i));
+        }
     }
 
     public boolean isLossless(int priority) {

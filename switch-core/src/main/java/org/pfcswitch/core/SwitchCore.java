@@ -53,6 +53,8 @@ public final class SwitchCore {
     private final MemorySegment bytes;
     private final FrameAllocator allocator;
     private final FrameSink sink;
+    /** Shadow schemes ({@link CoreConfig#shadows}), or null when there are none: one test per packet. */
+    private final ShadowMmus shadows;
     /** Replaced only by {@link #changeMmu}, between two driver calls, on the thread that owns the core. */
     private Mmu mmu;
     private final LinkControl link;
@@ -109,6 +111,7 @@ public final class SwitchCore {
         PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
         this.random = random;
         this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
+        this.shadows = config.shadows().isEmpty() ? null : ShadowMmus.create(config.mmu(), config.shadows());
         if (mmu.scheme() instanceof Bfc bfc) {
             this.pfcLink = null;
             BfcLink bfcLink = new BfcLink(bfc.backpressure(), config.bfcBitmapPeriodNanos(), counters, timers, ports);
@@ -258,6 +261,7 @@ public final class SwitchCore {
         }
         int queue = link.queueFor(parsed, priority, outPort, now);
         int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
+        int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, length, now, verdict);
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
             if ((losslessMask >>> priority & 1) != 0) {
@@ -273,6 +277,7 @@ public final class SwitchCore {
         slots.priority[slot] = (byte) priority;
         slots.ipv4Offset[slot] = ipv4Offset;
         slots.enqueuedAt[slot] = now;
+        slots.shadows[slot] = (byte) shadowsHeld;
         link.onEnqueued(slots, slot, parsed, inPort, outPort, queue, now);
         queues.push(outPort, queue, slot, length);
         int q = outPort * PRIORITIES + priority;
@@ -348,7 +353,7 @@ public final class SwitchCore {
             queues.pop(port, queue, length);
             scheduler.onDequeued(port, queue, length, queues.frames(port, queue) == 0);
             int priority = slots.priority[slot];
-            mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+            releaseMmus(slot, port, priority, length, now);
             long handle = slots.handle[slot];
             link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
             slots.release(slot);
@@ -464,12 +469,21 @@ public final class SwitchCore {
         if (ipv4Offset >= 0) {
             markEcn(port, priority, frameOffset + ipv4Offset);
         }
-        mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+        releaseMmus(slot, port, priority, length, now);
         link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
         countTransmitted(key, length, now - slots.enqueuedAt[slot]);
         slots.release(slot);
         lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
         sink.transmit(port, handle, length, now);
+    }
+
+    /** The frame in {@code slot} left egress {@code (port, priority)}: released from the MMU and the shadows that hold it. */
+    private void releaseMmus(int slot, int port, int priority, int length, long now) {
+        int inPort = slots.inPort[slot];
+        mmu.release(inPort, priority, port, priority, length, now);
+        if (shadows != null) {
+            shadows.release(slots.shadows[slot] & 0xFF, inPort, priority, port, priority, length, now);
+        }
     }
 
     /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
@@ -554,6 +568,8 @@ public final class SwitchCore {
      *     one does not is resumed (XON). Pauses received from neighbours are kept.</li>
      * <li>The MMU's own counters (drops, lossless violations, admitted) start again from 0; the
      *     core's counters go on.</li>
+     * <li>Shadow schemes are not touched: they never depended on the active MMU, so their ledgers
+     *     (the queued frames they admitted), counters and parameters go on.</li>
      * </ul>
      *
      * @throws IllegalArgumentException the port count differs, or either scheme is bfc (its link
@@ -600,6 +616,11 @@ public final class SwitchCore {
 
     public Mmu mmu() {
         return mmu;
+    }
+
+    /** The shadow schemes, or null when there are none. */
+    public ShadowMmus shadows() {
+        return shadows;
     }
 
     public SwitchCounters counters() {
