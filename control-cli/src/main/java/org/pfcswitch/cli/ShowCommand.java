@@ -34,6 +34,8 @@ import picocli.CommandLine.Spec;
             "              the ingress queues paused now",
             "  pfcwd       the PFC watchdog: its settings and, per egress (port, priority),",
             "              stormed now, storms, restorations, frames dropped (show pfcwd stats)",
+            "  shadow      the active scheme beside the shadow schemes (run --shadow): XOFFs,",
+            "              XONs, drops by reason, most buffer held, XOFFs per lossless queue",
             "",
             "Every view is one snapshot: the switch's worker copies its state between two",
             "bursts, so the numbers of one table belong to one instant. Exit codes: 0, 1 no",

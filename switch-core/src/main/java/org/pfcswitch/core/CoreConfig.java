@@ -8,6 +8,7 @@ import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.mmu.Schemes;
 
 /**
  * Everything a {@link SwitchCore} needs besides its driver. The MMU configuration also defines
@@ -84,6 +85,9 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         ecmpGroups = List.copyOf(ecmpGroups);
         shadows = shadows == null ? List.of() : List.copyOf(shadows);
         ShadowMmus.check(shadows);
+        for (String shadow : shadows) {
+            Schemes.validate(mmu.withScheme(shadow));          // a bad shadow parameter fails here, not at start
+        }
         if (pauseQuanta < 1 || pauseQuanta > MacControl.MAX_QUANTA) {
             throw new IllegalArgumentException("pfc.pauseQuanta must be 1..65535, got " + pauseQuanta);
         }
