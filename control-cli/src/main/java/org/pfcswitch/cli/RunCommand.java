@@ -71,6 +71,7 @@ import picocli.CommandLine.Spec;
             "  ./pfcswitch testbed up -c testbed-configs/netns-3hosts.yaml",
             "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml",
             "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml --scheme spfc --stats-every 1",
+            "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml --shadow dsh,spfc   # then: show shadow",
             "  ./pfcswitch run -c lab.yaml --check       # validate and print what would start"})
 final class RunCommand implements Callable<Integer> {
 

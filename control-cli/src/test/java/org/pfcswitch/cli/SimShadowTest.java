@@ -63,7 +63,7 @@ class SimShadowTest {
         assertTrue(table.out().contains("shadow schemes (would-be XOFFs and drops"), table.out());
         assertTrue(table.out().lines().anyMatch(l -> l.matches("dt\\s+dsh\\s+shadow\\s+\\d+\\s+\\d+\\s+\\d+\\s+.*MB")),
                 table.out());
-        assertTrue(table.out().lines().anyMatch(l -> l.matches("dt\\s+dt\\s+real\\s+\\d+.*")), table.out());
+        assertTrue(table.out().lines().anyMatch(l -> l.matches("dt\\s+dt\\s+active\\s+\\d+.*")), table.out());
     }
 
     @Test

@@ -150,6 +150,19 @@ class ShadowSchemesTest {
     }
 
     @Test
+    void framesDiscardedAtShutdownAreReleasedFromTheShadowsToo() {
+        CoreRig rig = new CoreRig(Configs.core(smallBuffer("dt").build()).shadows(List.of("dsh", "spfc")).build());
+        rig.receivePfc(OUT, 1 << 3, 65535, 0);                       // OUT paused: frames stay queued
+        for (int i = 0; i < 100; i++) {
+            rig.receiveRoce(0, Configs.host(OUT), Configs.host(0), DSCP_PRIO_3, 1000, 10 + i);
+        }
+        assertTrue(rig.core.shadows().mmu(0).ledger().totalUsed() > 0);
+        assertTrue(rig.core.discardQueuedFrames(1_000) > 0);
+        assertDrained(rig);
+        assertEquals(0, rig.buffersInUse(), "every buffer back");
+    }
+
+    @Test
     void badShadowListsAreRefused() {
         CoreConfig.Builder b = Configs.core(Configs.mmu(3, "dt").build());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.shadows(List.of("bfc")).build())

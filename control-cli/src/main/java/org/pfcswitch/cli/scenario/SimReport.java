@@ -193,18 +193,21 @@ public final class SimReport {
         }
         out.println("shadow schemes (would-be XOFFs and drops on the active scheme's arrivals and departures; never"
                 + " sent or made; all switches):");
-        List<String> header = List.of("active", "scheme", "", "XOFFs", "drops", "lossless drops", "max buffer");
+        List<String> header = List.of("run", "scheme", "role", "XOFFs", "drops", "lossless drops", "max buffer");
         List<List<String>> rows = new ArrayList<>();
         for (SchemeResult r : results) {
             if (r.shadows() == null) {
                 continue;
             }
-            rows.add(decisionsRow(r.scheme(), r.shadows().active(), "real"));
+            rows.add(decisionsRow(r.scheme(), r.shadows().active(), "active"));
             for (SchemeResult.Decisions d : r.shadows().shadows()) {
                 rows.add(decisionsRow(r.scheme(), d, "shadow"));
             }
         }
         printAligned(out, header, rows);
+        out.println("A shadow's XOFFs were never sent, so the senders went on through them: its lossless drops are what"
+                + " arrived past its headroom after it would have paused (a shadow that pauses where the active scheme"
+                + " does not shows them); its queues never hold more than the real buffer did.");
     }
 
     private static List<String> decisionsRow(String active, SchemeResult.Decisions d, String kind) {
