@@ -36,7 +36,8 @@ import org.pfcswitch.mmu.scheme.Bfc;
  * downstream neighbour has not paused; a frame on the line always finishes. Leaving frames are
  * ECN-marked when the MMU says so and released from the MMU. Pauses towards the upstream
  * neighbours (PFC frames from the MMU's XOFF/XON, or BFC pauses from over-threshold arrivals) are
- * the link control's business; the core only gives them the line first.
+ * the link control's business; the core only gives them the line first. Shadow schemes
+ * ({@link ShadowMmus}, {@link CoreConfig#shadows}) see every admission and release too, and only count.
  *
  * <p>Per-packet state lives in primitive arrays indexed by slot; after warm-up (the first time
  * queues reach their depth) the per-frame path allocates nothing.
