@@ -177,7 +177,8 @@ final class SimCommand implements Callable<Integer> {
         List<String> shadows = shadowOption.checked();
         if (replay != null) {
             if (!shadows.isEmpty()) {
-                throw new ParameterException(cl, "--shadow runs beside a scenario's switches; with --replay run each scheme with --scheme");
+                throw new ParameterException(cl, "--shadow does not go with --replay: a replay is open loop, so every --scheme"
+                        + " already sees the same arrivals; compare them with --scheme dt,dsh,spfc");
             }
             return replay(cl, stdout);
         }

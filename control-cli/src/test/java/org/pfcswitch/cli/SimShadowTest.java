@@ -78,5 +78,8 @@ class SimShadowTest {
         Cli grid = sim("--shadow", "dsh", "--seeds", "2");
         assertEquals(2, grid.exitCode());
         assertTrue(grid.err().startsWith("--shadow prints a table beside single runs"), grid.err());
+        Cli replay = Cli.run("sim", "--replay", "x.arr", "--shadow", "dsh");
+        assertEquals(2, replay.exitCode());
+        assertTrue(replay.err().startsWith("--shadow does not go with --replay"), replay.err());
     }
 }
