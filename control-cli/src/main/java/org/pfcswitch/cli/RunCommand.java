@@ -20,6 +20,7 @@ import org.pfcswitch.dpdk.EthStats;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -70,6 +71,7 @@ import picocli.CommandLine.Spec;
             "  ./pfcswitch testbed up -c testbed-configs/netns-3hosts.yaml",
             "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml",
             "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml --scheme spfc --stats-every 1",
+            "  ./pfcswitch run -c testbed-configs/netns-3hosts.yaml --shadow dsh,spfc   # then: show shadow",
             "  ./pfcswitch run -c lab.yaml --check       # validate and print what would start"})
 final class RunCommand implements Callable<Integer> {
 
@@ -80,6 +82,9 @@ final class RunCommand implements Callable<Integer> {
             description = "Buffer-admission scheme, overriding mmu.scheme of the config: ${COMPLETION-CANDIDATES}.",
             completionCandidates = SchemeNames.class)
     String scheme;
+
+    @Mixin
+    ShadowsOption shadowOption;
 
     @Option(names = "--stats-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Log a status line per port every SECONDS while running (0: only the counters at shutdown).")
@@ -133,8 +138,13 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--control-bind " + controlBind + " is not a loopback address:"
                     + " the network could read the switch; add --allow-remote-control to mean it");
         }
-        SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config), scheme);
+        List<String> shadows = shadowOption.checked();
+        SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config), scheme).withShadows(shadows);
         log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, scheme " + cfg.core().mmu().scheme());
+        if (!shadows.isEmpty()) {
+            log("shadow schemes: " + String.join(", ", shadows) + " (each keeps its own ledger; their XOFFs and drops are"
+                    + " counted, never sent or made: 'pfcswitch show shadow', /metrics pfcswitch_shadow_*)");
+        }
         if (check) {
             for (SwitchConfig.Port p : cfg.ports()) {
                 log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");

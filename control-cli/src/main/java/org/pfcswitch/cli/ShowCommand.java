@@ -37,6 +37,8 @@ import picocli.CommandLine.Spec;
             "  deadlock    PFC deadlock detection: the cycle of paused queues the switch sees in",
             "              itself now (a loop cable, a bounce path), its reports, each port's MAC",
             "              and the MAC of the last PFC sender on it, the wait-for edges now",
+            "  shadow      the active scheme beside the shadow schemes (run --shadow): XOFFs,",
+            "              XONs, drops by reason, most buffer held, XOFFs per lossless queue",
             "",
             "Every view is one snapshot: the switch's worker copies its state between two",
             "bursts, so the numbers of one table belong to one instant. Exit codes: 0, 1 no",

@@ -66,6 +66,7 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c $S/dsh-collateral.yaml --out target/dsh",
             "  pfcswitch sim -c $S/bfc-two-flows.yaml --scheme bfc,dt --out target/bfc",
             "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt,spfc --trace trace.csv --trace-every 1us",
+            "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt --shadow dsh,spfc   (would-be XOFFs and drops)",
             "  pfcswitch plot trace-spfc.csv --out spfc.png --port H0",
             "",
             "Grids (README, 'Grids' and 'Shards'):",
@@ -81,6 +82,9 @@ final class SimCommand implements Callable<Integer> {
 
     @Mixin
     SchemesOption schemes;
+
+    @Mixin
+    ShadowsOption shadowOption;
 
     @Option(names = "--replay", paramLabel = "FILE",
             description = "Replay an arrival record (run --record, record from-pcap) open-loop through each --scheme "
@@ -178,7 +182,12 @@ final class SimCommand implements Callable<Integer> {
     public Integer call() {
         CommandLine cl = spec.commandLine();
         PrintWriter stdout = cl.getOut();
+        List<String> shadows = shadowOption.checked();
         if (replay != null) {
+            if (!shadows.isEmpty()) {
+                throw new ParameterException(cl, "--shadow does not go with --replay: a replay is open loop, so every --scheme"
+                        + " already sees the same arrivals; compare them with --scheme dt,dsh,spfc");
+            }
             return replay(cl, stdout);
         }
         if (config == null) {
@@ -210,6 +219,10 @@ final class SimCommand implements Callable<Integer> {
                     + "--seed A..B, --table, --summary, --shard or --trace");
         }
         if (grid) {
+            if (!shadows.isEmpty()) {
+                throw new ParameterException(cl, "--shadow prints a table beside single runs; it does not go with a grid "
+                        + "(several --sweep, --seeds, --seed A..B, --table, --summary, --shard)");
+            }
             if (trace != null) {
                 throw new ParameterException(cl, "--trace records single runs; it does not go with a grid "
                         + "(several --sweep, --seeds, --seed A..B, --table, --summary, --shard)");
@@ -266,7 +279,7 @@ final class SimCommand implements Callable<Integer> {
             ScenarioRunner.Tracing tracing = trace == null ? null
                     : new ScenarioRunner.Tracing(traceFile(trace, sweepPart, g.schemes().size() > 1 ? r.scheme() : null),
                             every, traced);
-            return runOne(scenario, r.scheme(), tracing, perRunProgress);
+            return runOne(scenario, r.scheme(), shadows, tracing, perRunProgress);
         }, done -> {
             if (overall != null) {
                 overall.runs(done, runs.size());
@@ -397,13 +410,14 @@ final class SimCommand implements Callable<Integer> {
     }
 
     /** Runs one scheme on {@code scenario}; a progress bar of its own when it runs alone, and its speed on stderr. */
-    private SchemeResult runOne(Scenario scenario, String s, ScenarioRunner.Tracing tracing, boolean withProgress) {
+    private SchemeResult runOne(Scenario scenario, String s, List<String> shadows, ScenarioRunner.Tracing tracing,
+                                boolean withProgress) {
         PrintWriter err = spec.commandLine().getErr();
         Progress progress = withProgress ? new Progress(err, scenario.name() + " " + s, "simulated") : null;
         long t0 = System.nanoTime();
         ScenarioRunner.Progress shown = progress == null ? ScenarioRunner.Progress.NONE : progress;
-        SchemeResult r = recordArrivals != null ? ScenarioRunner.runRecorded(scenario, s, shown, recordArrivals)
-                : ScenarioRunner.run(scenario, s, shown, tracing);
+        SchemeResult r = recordArrivals != null ? ScenarioRunner.runRecorded(scenario, s, shadows, shown, recordArrivals)
+                : ScenarioRunner.run(scenario, s, shadows, shown, tracing);
         double wall = (System.nanoTime() - t0) / 1e9;
         // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
         String line = String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",

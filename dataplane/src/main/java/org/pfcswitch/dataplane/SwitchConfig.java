@@ -72,6 +72,11 @@ public record SwitchConfig(Eal eal, List<Port> ports, String workerCpus, CoreCon
         return new SwitchConfig(eal, ports, workerCpus, core.withScheme(scheme), idleSleepNanos);
     }
 
+    /** The same switch with shadow schemes beside the active one ({@link CoreConfig#shadows}; empty: none). */
+    public SwitchConfig withShadows(List<String> shadows) {
+        return new SwitchConfig(eal, ports, workerCpus, core.withShadows(shadows), idleSleepNanos);
+    }
+
     /** The ports with a device (DPDK opens these), in switch-port order. */
     public List<Port> devicePorts() {
         return ports.stream().filter(p -> !p.isClone()).toList();

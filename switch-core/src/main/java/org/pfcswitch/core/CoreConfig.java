@@ -8,6 +8,7 @@ import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.mmu.Schemes;
 
 /**
  * Everything a {@link SwitchCore} needs besides its driver. The MMU configuration also defines
@@ -44,12 +45,14 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param pfcwd        the PFC watchdog, or null (off, the default)
  * @param deadlock     the switch's own PFC deadlock detection, or null (off, the default here; the
  *                     live switch config turns it on with its defaults)
+ * @param shadows      shadow schemes ({@link ShadowMmus}): each keeps its own ledger beside the real
+ *                     buffer and counts the XOFFs and drops it would have caused; empty (the default) = off
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
                          boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped,
                          boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd,
-                         DeadlockConfig deadlock) {
+                         DeadlockConfig deadlock, List<String> shadows) {
 
     /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
     public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
@@ -83,6 +86,11 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         schedulers = List.copyOf(schedulers);
         staticMacs = List.copyOf(staticMacs);
         ecmpGroups = List.copyOf(ecmpGroups);
+        shadows = shadows == null ? List.of() : List.copyOf(shadows);
+        ShadowMmus.check(shadows);
+        for (String shadow : shadows) {
+            Schemes.validate(mmu.withScheme(shadow));          // a bad shadow parameter fails here, not at start
+        }
         if (pauseQuanta < 1 || pauseQuanta > MacControl.MAX_QUANTA) {
             throw new IllegalArgumentException("pfc.pauseQuanta must be 1..65535, got " + pauseQuanta);
         }
@@ -153,7 +161,13 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             throw new IllegalArgumentException("the new MMU has " + other.portCount() + " ports, the switch " + mmu.portCount());
         }
         return new CoreConfig(other, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, shadows);
+    }
+
+    /** The same switch with shadow schemes {@code schemes} (empty: none). */
+    public CoreConfig withShadows(List<String> schemes) {
+        return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, schemes);
     }
 
     /** The same switch under another buffer-admission scheme. */
@@ -166,7 +180,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         long[] macs = portMacs.clone();
         macs[port] = mac;
         return new CoreConfig(mmu, classifier, pauseQuanta, macs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, shadows);
     }
 
     public static Builder builder(MmuConfig mmu) {
@@ -188,6 +202,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private final boolean[] senderIgnoresPfc;
         private PfcWatchdogConfig pfcwd;
         private DeadlockConfig deadlock;
+        private List<String> shadows = List.of();
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -218,12 +233,15 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder senderIgnoresPfc(int port, boolean ignores) { senderIgnoresPfc[port] = ignores; return this; }
         /** The PFC watchdog; null turns it off. */
         public Builder pfcwd(PfcWatchdogConfig config) { pfcwd = config; return this; }
+        /** Shadow schemes (see {@link ShadowMmus}); empty turns them off. */
+        public Builder shadows(List<String> schemes) { shadows = schemes; return this; }
 
         public Builder deadlock(DeadlockConfig config) { deadlock = config; return this; }
 
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
-                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock);
+                    ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock,
+                    shadows);
         }
     }
 }

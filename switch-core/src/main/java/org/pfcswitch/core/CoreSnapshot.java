@@ -75,6 +75,14 @@ public final class CoreSnapshot {
 
     /** Deadlock detection: counts, the watched cycle, reports, PFC sender MACs, wait-for edges. */
     public final org.pfcswitch.core.deadlock.DeadlockSnapshot deadlock;
+    /**
+     * The active MMU's decisions (XOFF transitions, drops, lossless drops; since its last scheme
+     * change), beside the shadow schemes' would-be ones ({@link ShadowMmus}).
+     */
+    public final SchemeCounters active;
+    /** Shadow schemes: the first {@link #shadowCount} entries of {@link #shadows}, in the configured order. */
+    public int shadowCount;
+    public final SchemeCounters[] shadows;
 
     public CoreSnapshot(int ports) {
         this.ports = ports;
@@ -92,6 +100,11 @@ public final class CoreSnapshot {
         schemeState = new long[keys];
         portXoff = new boolean[ports];
         deadlock = new org.pfcswitch.core.deadlock.DeadlockSnapshot(ports);
+        active = new SchemeCounters(ports);
+        shadows = new SchemeCounters[ShadowMmus.MAX];
+        for (int i = 0; i < shadows.length; i++) {
+            shadows[i] = new SchemeCounters(ports);
+        }
     }
 
     /** Copies the state of {@code core} at {@code now}. Call on the thread that owns the core. */
@@ -138,6 +151,12 @@ public final class CoreSnapshot {
         losslessViolationsObeying = core.losslessViolations(false);
         losslessViolationsIgnoring = core.losslessViolations(true);
         deadlock.capture(core, now);
+        active.copyFrom(mmu, c.maxBufferBytes());
+        ShadowMmus shadowMmus = core.shadows();
+        shadowCount = shadowMmus == null ? 0 : shadowMmus.count();
+        for (int i = 0; i < shadowCount; i++) {
+            shadows[i].copyFrom(shadowMmus.mmu(i), shadowMmus.maxBufferBytes(i));
+        }
     }
 
     public boolean isLossless(int priority) {

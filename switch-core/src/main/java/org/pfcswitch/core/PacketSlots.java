@@ -20,6 +20,8 @@ final class PacketSlots {
     /** Offset of the IPv4 header from the frame's first byte, or {@link #NOT_ECN_CAPABLE}. */
     short[] ipv4Offset;
     long[] enqueuedAt;
+    /** With shadow schemes only: bit i set when shadow i admitted the frame ({@link ShadowMmus#admit}). */
+    byte[] shadows;
     /** BFC only: the flow's hash (its flow-table entry), the queue id it arrived from, where its shim is. */
     int[] flowHash;
     short[] upstreamQueue;
@@ -39,6 +41,7 @@ final class PacketSlots {
         priority = new byte[capacity];
         ipv4Offset = new short[capacity];
         enqueuedAt = new long[capacity];
+        shadows = new byte[capacity];
         flowHash = new int[capacity];
         upstreamQueue = new short[capacity];
         shimOffset = new short[capacity];
@@ -74,6 +77,7 @@ final class PacketSlots {
         priority = Arrays.copyOf(priority, capacity);
         ipv4Offset = Arrays.copyOf(ipv4Offset, capacity);
         enqueuedAt = Arrays.copyOf(enqueuedAt, capacity);
+        shadows = Arrays.copyOf(shadows, capacity);
         flowHash = Arrays.copyOf(flowHash, capacity);
         upstreamQueue = Arrays.copyOf(upstreamQueue, capacity);
         shimOffset = Arrays.copyOf(shimOffset, capacity);

@@ -37,7 +37,8 @@ import org.pfcswitch.mmu.scheme.Bfc;
  * downstream neighbour has not paused; a frame on the line always finishes. Leaving frames are
  * ECN-marked when the MMU says so and released from the MMU. Pauses towards the upstream
  * neighbours (PFC frames from the MMU's XOFF/XON, or BFC pauses from over-threshold arrivals) are
- * the link control's business; the core only gives them the line first.
+ * the link control's business; the core only gives them the line first. Shadow schemes
+ * ({@link ShadowMmus}, {@link CoreConfig#shadows}) see every admission and release too, and only count.
  *
  * <p>Per-packet state lives in primitive arrays indexed by slot; after warm-up (the first time
  * queues reach their depth) the per-frame path allocates nothing.
@@ -54,6 +55,8 @@ public final class SwitchCore {
     private final MemorySegment bytes;
     private final FrameAllocator allocator;
     private final FrameSink sink;
+    /** Shadow schemes ({@link CoreConfig#shadows}), or null when there are none: one test per packet. */
+    private final ShadowMmus shadows;
     /** Replaced only by {@link #changeMmu}, between two driver calls, on the thread that owns the core. */
     private Mmu mmu;
     private final LinkControl link;
@@ -115,6 +118,7 @@ public final class SwitchCore {
         PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
         this.random = random;
         this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
+        this.shadows = config.shadows().isEmpty() ? null : ShadowMmus.create(config.mmu(), config.shadows());
         if (mmu.scheme() instanceof Bfc bfc) {
             this.pfcLink = null;
             BfcLink bfcLink = new BfcLink(bfc.backpressure(), config.bfcBitmapPeriodNanos(), counters, timers, ports);
@@ -285,6 +289,7 @@ public final class SwitchCore {
         }
         int queue = link.queueFor(parsed, priority, outPort, now);
         int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
+        int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, length, now, verdict);
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
             if ((losslessMask >>> priority & 1) != 0) {
@@ -300,6 +305,7 @@ public final class SwitchCore {
         slots.priority[slot] = (byte) priority;
         slots.ipv4Offset[slot] = ipv4Offset;
         slots.enqueuedAt[slot] = now;
+        slots.shadows[slot] = (byte) shadowsHeld;
         link.onEnqueued(slots, slot, parsed, inPort, outPort, queue, now);
         queues.push(outPort, queue, slot, length);
         int q = outPort * PRIORITIES + priority;
@@ -375,7 +381,7 @@ public final class SwitchCore {
             queues.pop(port, queue, length);
             scheduler.onDequeued(port, queue, length, queues.frames(port, queue) == 0);
             int priority = slots.priority[slot];
-            mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+            releaseMmus(slot, port, priority, length, now);
             long handle = slots.handle[slot];
             link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
             slots.release(slot);
@@ -491,12 +497,21 @@ public final class SwitchCore {
         if (ipv4Offset >= 0) {
             markEcn(port, priority, frameOffset + ipv4Offset);
         }
-        mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+        releaseMmus(slot, port, priority, length, now);
         link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
         countTransmitted(key, length, now - slots.enqueuedAt[slot]);
         slots.release(slot);
         lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
         sink.transmit(port, handle, length, now);
+    }
+
+    /** The frame in {@code slot} left egress {@code (port, priority)}: released from the MMU and the shadows that hold it. */
+    private void releaseMmus(int slot, int port, int priority, int length, long now) {
+        int inPort = slots.inPort[slot];
+        mmu.release(inPort, priority, port, priority, length, now);
+        if (shadows != null) {
+            shadows.release(slots.shadows[slot] & 0xFF, inPort, priority, port, priority, length, now);
+        }
     }
 
     /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
@@ -581,6 +596,8 @@ public final class SwitchCore {
      *     one does not is resumed (XON). Pauses received from neighbours are kept.</li>
      * <li>The MMU's own counters (drops, lossless violations, admitted) start again from 0; the
      *     core's counters go on.</li>
+     * <li>Shadow schemes are not touched: they never depended on the active MMU, so their ledgers
+     *     (the queued frames they admitted), counters and parameters go on.</li>
      * </ul>
      *
      * @throws IllegalArgumentException the port count differs, or either scheme is bfc (its link
@@ -627,6 +644,11 @@ public final class SwitchCore {
 
     public Mmu mmu() {
         return mmu;
+    }
+
+    /** The shadow schemes, or null when there are none. */
+    public ShadowMmus shadows() {
+        return shadows;
     }
 
     public SwitchCounters counters() {

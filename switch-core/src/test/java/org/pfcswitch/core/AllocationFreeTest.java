@@ -43,6 +43,28 @@ class AllocationFreeTest {
         assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 600,000 arrival slots");
     }
 
+    /** The same with two shadow schemes beside the real buffer: their admissions, releases and XOFF counting allocate nothing. */
+    @Test
+    void shadowSchemesAllocateNothing() {
+        CoreConfig config = Configs.core(Configs.mmu(4, "dt").ecnKminBytes(20_000).ecnKmaxBytes(200_000)
+                        .schemeParameter("st", "thresholdBytes", "4000").build())
+                .pauseQuanta(200).shadows(java.util.List.of("dsh", "spfc", "st")).build();
+        CoreRig rig = new CoreRig(config, 1 << 14, false);
+        MemorySegment[] templates = CoreRig.roceTemplates(OUT, 3);
+        Upstream upstream = new Upstream() {
+            @Override public boolean holdsOff(int in) { return rig.core.mmu().flowControl().isAdvertisedXoff(in, 3); }
+            @Override public void downstreamEvent(long now) { rig.receivePfc(OUT, 1 << 3, 100, now); }
+        };
+        long[] clock = {0};
+        drive(rig, templates, upstream, clock, 300_000);
+        long dshAdmitted = rig.core.shadows().mmu(0).admittedPackets();
+        long allocated = allocatedBy(() -> drive(rig, templates, upstream, clock, 600_000));
+
+        assertTrue(rig.core.shadows().mmu(0).admittedPackets() > dshAdmitted + 150_000, "the shadows saw the measured run");
+        assertTrue(rig.core.shadows().mmu(2).flowControl().xoffEvents() > 0, "the st shadow counted XOFFs");
+        assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 600,000 arrival slots");
+    }
+
     /**
      * The same with the PFC watchdog on (action drop, detection 50 us, restoration 100 us, poll 10 us):
      * the output's neighbour pauses priority 3 without a break for 30 downstream events (about 2.5 ms),

@@ -9,8 +9,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.SchemeCounters;
+import org.pfcswitch.core.ShadowMmus;
 import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.core.trace.TraceHeader;
+import org.pfcswitch.mmu.MmuConfig;
 
 /**
  * Runs a {@link Scenario} under one scheme: builds the testbed, installs the traffic (each
@@ -45,7 +48,16 @@ public final class ScenarioRunner {
 
     /** Runs {@code s} under {@code scheme}, tracing one switch when {@code tracing} is not null. */
     public static SchemeResult run(Scenario s, String scheme, Progress progress, Tracing tracing) {
-        Testbed tb = build(s, scheme);
+        return run(s, scheme, List.of(), progress, tracing);
+    }
+
+    /**
+     * Runs {@code s} under {@code scheme} with shadow schemes {@code shadows} on every switch (empty:
+     * none), tracing one switch when {@code tracing} is not null. The shadows change nothing the
+     * switches do; the result's {@link SchemeResult#shadows} says what they would have.
+     */
+    public static SchemeResult run(Scenario s, String scheme, List<String> shadows, Progress progress, Tracing tracing) {
+        Testbed tb = build(s, scheme, shadows);
         if (tracing == null) {
             return runOn(tb, s, scheme, progress);
         }
@@ -76,7 +88,12 @@ public final class ScenarioRunner {
      * scheme. Single-switch scenarios only (a leaf's recording would lack the remote hosts' routes).
      */
     public static SchemeResult runRecorded(Scenario s, String scheme, Progress progress, Path file) {
-        Testbed tb = build(s, scheme);
+        return runRecorded(s, scheme, List.of(), progress, file);
+    }
+
+    /** {@link #runRecorded} with shadow schemes {@code shadows} on the switch (empty: none). */
+    public static SchemeResult runRecorded(Scenario s, String scheme, List<String> shadows, Progress progress, Path file) {
+        Testbed tb = build(s, scheme, shadows);
         if (tb.switches() != 1) {
             throw new IllegalArgumentException("recording arrivals needs a single-switch scenario; " + s.name() + " has "
                     + tb.switches() + " switches");
@@ -270,11 +287,57 @@ public final class ScenarioRunner {
                 new SchemeResult.Series(times, report, queue, paused, thr), rec,
                 s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents),
                 detector == null ? null : new SchemeResult.Deadlock(detector.checkNanos(), detector.persistNanos(),
-                        detector.checks(), detector.reports()));
+                        detector.checks(), detector.reports()),
+                shadows(tb, s));
+    }
+
+    /** The active scheme's and every shadow's decisions summed over the switches, or null without shadows. */
+    private static SchemeResult.Shadows shadows(Testbed tb, Scenario s) {
+        ShadowMmus first = tb.core(0).shadows();
+        if (first == null) {
+            return null;
+        }
+        SchemeCounters[] active = new SchemeCounters[tb.switches()];
+        SchemeCounters[][] shadow = new SchemeCounters[first.count()][tb.switches()];
+        for (int sw = 0; sw < tb.switches(); sw++) {
+            active[sw] = SchemeCounters.of(tb.core(sw).mmu(), tb.core(sw).counters().maxBufferBytes());
+            SchemeCounters[] of = SchemeCounters.ofShadows(tb.core(sw).shadows());
+            for (int i = 0; i < of.length; i++) {
+                shadow[i][sw] = of[i];
+            }
+        }
+        List<SchemeResult.Decisions> shadows = new ArrayList<>();
+        for (SchemeCounters[] perSwitch : shadow) {
+            shadows.add(decisions(perSwitch, s.mmu()));
+        }
+        return new SchemeResult.Shadows(decisions(active, s.mmu()), shadows);
+    }
+
+    private static SchemeResult.Decisions decisions(SchemeCounters[] perSwitch, MmuConfig mmu) {
+        long xoffs = 0;
+        long drops = 0;
+        long lossless = 0;
+        long max = 0;
+        for (SchemeCounters c : perSwitch) {
+            for (int port = 0; port < c.ports; port++) {
+                for (int prio = 0; prio < SchemeCounters.PRIORITIES; prio++) {
+                    xoffs += mmu.isLossless(prio) ? c.xoff(port, prio) : 0;     // as xoffEdges: lossless only
+                }
+            }
+            drops += c.totalDrops();
+            lossless += c.losslessDrops;
+            max = Math.max(max, c.maxBufferBytes);
+        }
+        return new SchemeResult.Decisions(perSwitch[0].scheme, xoffs, drops, lossless, max);
     }
 
     /** The testbed for {@code s} with {@code scheme}; public so speed probes and tests can drive it themselves. */
     public static Testbed build(Scenario s, String scheme) {
+        return build(s, scheme, List.of());
+    }
+
+    /** The same with shadow schemes {@code shadows} on every switch. */
+    public static Testbed build(Scenario s, String scheme, List<String> shadows) {
         Scenario.Topology topo = s.topology();
         Testbed.Builder b = (topo.isLeafSpine()
                 ? Testbed.leafSpine(topo.leaves(), topo.spines(), topo.hostsPerLeaf())
@@ -282,7 +345,7 @@ public final class ScenarioRunner {
                 : topo.isRing()
                 ? Testbed.ring(topo.ringSwitches(), topo.ringOneWay()).fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
-                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()));
+                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()).shadows(shadows));
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());

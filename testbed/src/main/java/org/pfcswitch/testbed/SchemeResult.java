@@ -40,6 +40,8 @@ import org.pfcswitch.core.ClonePfc;
  * @param flows              every flow's record (start, end, size, FCT, slowdown)
  * @param pfcwd              what the PFC watchdog did (all switches), or null when the scenario has none
  * @param deadlock           what deadlock detection found, or null when the scenario has no {@code deadlock:} section
+ * @param shadows            the shadow schemes' would-be XOFFs and drops beside the active scheme's real ones, or null
+ *                           when the run had no shadow schemes ({@code sim --shadow})
  */
 public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long[] fabricPausesBySwitch,
                            long[] pausedNanosByPort, long firstPauseNanos,
@@ -48,7 +50,26 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEd
                            long losslessViolations, long losslessViolationsObeying,
                            long losslessViolationsIgnoring, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
-                           FlowRecords flows, Pfcwd pfcwd, Deadlock deadlock) {
+                           FlowRecords flows, Pfcwd pfcwd, Deadlock deadlock,
+                           Shadows shadows) {
+
+    /**
+     * What the active scheme did and what each shadow scheme would have done on the same arrivals and
+     * departures (org.pfcswitch.core.ShadowMmus), every switch summed: the shadows' pauses were never
+     * sent and their drops never made, so the traffic is the active scheme's.
+     */
+    public record Shadows(Decisions active, List<Decisions> shadows) {
+        public Shadows {
+            shadows = List.copyOf(shadows);
+        }
+    }
+
+    /**
+     * One scheme's decisions over the run, every switch summed: XOFF transitions of lossless ingress
+     * queues (every port, fabric links too), drops at admission, of which lossless, and the fullest
+     * switch's most bytes held.
+     */
+    public record Decisions(String scheme, long xoffs, long drops, long losslessDrops, long maxBufferBytes) {}
 
     /**
      * Deadlock detection in a run ({@link DeadlockDetector}): its settings, the checks it made and

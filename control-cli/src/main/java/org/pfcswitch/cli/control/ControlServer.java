@@ -80,7 +80,8 @@ public final class ControlServer implements AutoCloseable {
                 return sw.stalls()[bucket];
             }
         };
-        this.metrics = new SwitchMetrics(snapshot, portNames, driver, sw.config().core().pfcwd() != null);
+        this.metrics = new SwitchMetrics(snapshot, portNames, driver, sw.config().core().pfcwd() != null,
+                sw.config().core().shadows());
         this.server = HttpServer.create(address, 16);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "pfcswitch-control");

@@ -7,6 +7,7 @@ import java.util.Locale;
 import org.pfcswitch.cli.json.JsonOutput;
 import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.core.CoreSnapshot;
+import org.pfcswitch.core.SchemeCounters;
 import org.pfcswitch.mmu.FlowControlListener;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
@@ -21,7 +22,8 @@ import org.pfcswitch.mmu.Verdict;
 public final class StatusViews {
 
     /** The views {@code show} offers, in the order of its help. */
-    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme", "pfcwd", "deadlock");
+    public static final List<String> VIEWS = List.of("ports", "queues", "buffer", "pfc", "thresholds", "scheme", "pfcwd",
+            "deadlock", "shadow");
 
     private static final int[] DROP_VERDICTS = {Verdict.DROP_LOSSY_THRESHOLD, Verdict.DROP_BUFFER_FULL,
             Verdict.DROP_LOSSLESS_VIOLATION, Verdict.DROP_EGRESS_LIMIT};
@@ -49,6 +51,7 @@ public final class StatusViews {
             case "scheme" -> schemeJson(j);
             case "pfcwd" -> pfcwdJson(j);
             case "deadlock" -> new DeadlockView(s, names).json(j);
+            case "shadow" -> shadowJson(j);
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
         }
         return j.endObject().toString();
@@ -64,6 +67,7 @@ public final class StatusViews {
             case "scheme" -> schemeText();
             case "pfcwd" -> pfcwdText();
             case "deadlock" -> new DeadlockView(s, names).text();
+            case "shadow" -> shadowText();
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
         };
     }
@@ -287,6 +291,86 @@ public final class StatusViews {
             }
         }
         return out.append(any ? t.toString() : "no queue paused or stormed, now or before").toString();
+    }
+
+    // ------------------------------------------------------------------ shadow schemes
+
+    /** The active scheme's counters, then each shadow's (the active's are since its last scheme change). */
+    private List<SchemeCounters> schemesSideBySide() {
+        List<SchemeCounters> all = new ArrayList<>();
+        all.add(s.active);
+        for (int i = 0; i < s.shadowCount; i++) {
+            all.add(s.shadows[i]);
+        }
+        return all;
+    }
+
+    /**
+     * {@code {"enabled", "schemes": [{scheme, role (active|shadow), xoffs, xons, drops: {reason: n}, lossless_drops,
+     * admitted, buffer_bytes, max_buffer_bytes, xoffs_by_queue: [{port, priority, xoffs}] (lossless queues)}]}}.
+     */
+    private void shadowJson(JsonOutput j) {
+        j.field("enabled", s.shadowCount > 0).beginArray("schemes");
+        List<SchemeCounters> all = schemesSideBySide();
+        for (int i = 0; i < all.size(); i++) {
+            SchemeCounters c = all.get(i);
+            j.beginObject().field("scheme", c.scheme).field("role", i == 0 ? "active" : "shadow")
+                    .field("xoffs", c.xoffTotal).field("xons", c.xonTotal);
+            j.beginObject("drops");
+            for (int verdict : DROP_VERDICTS) {
+                j.field(Verdict.name(verdict), c.drops(verdict));
+            }
+            j.endObject().field("lossless_drops", c.losslessDrops).field("admitted", c.admitted)
+                    .field("buffer_bytes", c.bufferBytes).field("max_buffer_bytes", c.maxBufferBytes);
+            j.beginArray("xoffs_by_queue");
+            for (int p = 0; p < s.ports; p++) {
+                for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                    if (s.isLossless(q)) {
+                        j.beginObject().field("port", names.get(p)).field("priority", q).field("xoffs", c.xoff(p, q)).endObject();
+                    }
+                }
+            }
+            j.endArray().endObject();
+        }
+        j.endArray();
+    }
+
+    private String shadowText() {
+        if (s.shadowCount == 0) {
+            return "shadow schemes: none (start the switch with run --shadow dsh,spfc)";
+        }
+        List<SchemeCounters> all = schemesSideBySide();
+        Table t = new Table("SCHEME", "ROLE", "XOFFS", "XONS", "DROPS", "LOSSY_THRESHOLD", "BUFFER_FULL", "LOSSLESS_VIOLATION",
+                "EGRESS_LIMIT", "MAX_BUFFER_B");
+        for (int i = 0; i < all.size(); i++) {
+            SchemeCounters c = all.get(i);
+            t.row(c.scheme, i == 0 ? "active" : "shadow", c.xoffTotal, c.xonTotal, c.totalDrops(),
+                    c.drops(Verdict.DROP_LOSSY_THRESHOLD), c.drops(Verdict.DROP_BUFFER_FULL),
+                    c.drops(Verdict.DROP_LOSSLESS_VIOLATION), c.drops(Verdict.DROP_EGRESS_LIMIT), c.maxBufferBytes);
+        }
+        String[] header = new String[2 + all.size()];
+        header[0] = "PORT";
+        header[1] = "PRIO";
+        for (int i = 0; i < all.size(); i++) {
+            header[2 + i] = "XOFFS_" + all.get(i).scheme.toUpperCase(Locale.ROOT) + (i == 0 ? "(active)" : "");
+        }
+        Table byQueue = new Table(header);
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                if (!s.isLossless(q)) {
+                    continue;
+                }
+                Object[] row = new Object[header.length];
+                row[0] = names.get(p);
+                row[1] = q;
+                for (int i = 0; i < all.size(); i++) {
+                    row[2 + i] = all.get(i).xoff(p, q);
+                }
+                byQueue.row(row);
+            }
+        }
+        return "shadow schemes: their XOFFs and drops are counted on the real arrivals and departures, never sent or made;"
+                + " the active scheme's count since its last change\n" + t + "\n" + byQueue;
     }
 
     /** The running scheme's parameter table (from a private MMU of the same configuration: never the worker's). */

@@ -49,6 +49,15 @@ public final class SwitchMetrics {
 
     /** With {@code pfcwd}, also the PFC watchdog's meters (the switch config has a pfcwd section). */
     public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver, boolean pfcwd) {
+        this(snap, portNames, driver, pfcwd, List.of());
+    }
+
+    /**
+     * With {@code shadows} (the switch's shadow schemes, in {@link CoreSnapshot#shadows} order), also
+     * their would-be XOFFs and drops, labelled {@code scheme}, and the active scheme's XOFF transitions
+     * to put beside them.
+     */
+    public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver, boolean pfcwd, List<String> shadows) {
         this.snap = snap;
         int priorities = CoreSnapshot.PRIORITIES;
         for (int p = 0; p < snap.ports; p++) {
@@ -132,10 +141,48 @@ public final class SwitchMetrics {
                 + " deadlock.persist (show deadlock)", Tags.empty(), s -> s.deadlock.deadlocks);
         gauge("pfcswitch.deadlock.present", "1 while a reported PFC deadlock is still found", Tags.empty(),
                 s -> s.deadlock.present ? 1 : 0);
+        if (!shadows.isEmpty()) {
+            shadowMeters(portNames, shadows);
+        }
         for (int b = 0; b < STALL_LABELS.length; b++) {
             int bucket = b;
             counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one",
                     Tags.of("over", STALL_LABELS[b]), s -> driver.stalls(bucket));
+        }
+    }
+
+    /** The shadow schemes' counters ({@code org.pfcswitch.core.ShadowMmus}) and the active scheme's XOFF transitions. */
+    private void shadowMeters(List<String> portNames, List<String> shadows) {
+        int priorities = CoreSnapshot.PRIORITIES;
+        for (int p = 0; p < snap.ports; p++) {
+            for (int q = 0; q < priorities; q++) {
+                int k = p * priorities + q;
+                Tags prio = Tags.of("port", portNames.get(p), "priority", Integer.toString(q));
+                counter("pfcswitch.xoff", "XOFF transitions the active scheme asserted on this ingress queue (one per pause"
+                        + " episode; since its last scheme change)", prio, s -> s.active.xoff[k]);
+                for (int i = 0; i < shadows.size(); i++) {
+                    int shadow = i;
+                    counter("pfcswitch.shadow.xoff", "XOFF transitions a shadow scheme would have asserted on this ingress"
+                            + " queue (counted, never sent)", prio.and("scheme", shadows.get(i)), s -> s.shadows[shadow].xoff[k]);
+                }
+            }
+        }
+        for (int i = 0; i < shadows.size(); i++) {
+            int shadow = i;
+            Tags scheme = Tags.of("scheme", shadows.get(i));
+            for (int verdict : DROP_VERDICTS) {
+                int reason = Verdict.dropIndex(verdict);
+                counter("pfcswitch.shadow.drops", "Frames a shadow scheme would have dropped at admission, by reason (never"
+                        + " dropped)", scheme.and("reason", Verdict.name(verdict)), s -> s.shadows[shadow].drops[reason]);
+            }
+            counter("pfcswitch.shadow.xon", "XON transitions of a shadow scheme (counted, never sent)", scheme,
+                    s -> s.shadows[shadow].xonTotal);
+            counter("pfcswitch.shadow.lossless.drops", "Lossless frames a shadow scheme would have dropped", scheme,
+                    s -> s.shadows[shadow].losslessDrops);
+            gauge("pfcswitch.shadow.buffer.used.bytes", "Bytes a shadow scheme's own ledger holds now", scheme,
+                    s -> s.shadows[shadow].bufferBytes);
+            gauge("pfcswitch.shadow.buffer.max.used.bytes", "Most bytes a shadow scheme's own ledger ever held", scheme,
+                    s -> s.shadows[shadow].maxBufferBytes);
         }
     }
 

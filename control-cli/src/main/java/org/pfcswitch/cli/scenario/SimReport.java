@@ -97,6 +97,8 @@ public final class SimReport {
             }
         }
 
+        printShadows(out);
+
         if (scenario.pfcwd() != null) {
             var w = scenario.pfcwd();
             out.printf(Locale.ROOT, "PFC watchdog: detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms%n",
@@ -181,6 +183,38 @@ public final class SimReport {
                 + "with any NIC queue paused); 1st pause: when the first reached a host.");
     }
 
+    /**
+     * Per active scheme with shadows (sim --shadow): its real XOFFs and drops, then each shadow's
+     * would-be ones on the same arrivals and departures.
+     */
+    private void printShadows(PrintWriter out) {
+        if (results.stream().allMatch(r -> r.shadows() == null)) {
+            return;
+        }
+        out.println("shadow schemes (would-be XOFFs and drops on the active scheme's arrivals and departures; never"
+                + " sent or made; all switches):");
+        List<String> header = List.of("run", "scheme", "role", "XOFFs", "drops", "lossless drops", "max buffer");
+        List<List<String>> rows = new ArrayList<>();
+        for (SchemeResult r : results) {
+            if (r.shadows() == null) {
+                continue;
+            }
+            rows.add(decisionsRow(r.scheme(), r.shadows().active(), "active"));
+            for (SchemeResult.Decisions d : r.shadows().shadows()) {
+                rows.add(decisionsRow(r.scheme(), d, "shadow"));
+            }
+        }
+        printAligned(out, header, rows);
+        out.println("A shadow's XOFFs were never sent, so the senders went on through them: its lossless drops are what"
+                + " arrived past its headroom after it would have paused (a shadow that pauses where the active scheme"
+                + " does not shows them); its queues never hold more than the real buffer did.");
+    }
+
+    private static List<String> decisionsRow(String active, SchemeResult.Decisions d, String kind) {
+        return List.of(active, d.scheme(), kind, Long.toString(d.xoffs()), Long.toString(d.drops()),
+                Long.toString(d.losslessDrops()), String.format(Locale.ROOT, "%.2f MB", d.maxBufferBytes() / 1e6));
+    }
+
     private static void printAligned(PrintWriter out, List<String> header, List<List<String>> rows) {
         int[] w = new int[header.size()];
         for (int i = 0; i < w.length; i++) {
@@ -217,7 +251,8 @@ public final class SimReport {
      * throughputGbpsByFlow, losslessViolations, losslessViolationsObeying, losslessViolationsIgnoring, drops, pfcXoffEdges, pfcXoffEdgesByPort, pauseTimeNsByPort, fctBySize, fctByTraffic
      * (with report.fctByTraffic), pfcwd (with a pfcwd section: storms, restorations, droppedFrames, events
      * [{kind, port, priority, atNs, durationNs}]), fabricPausesSentBySwitch (leaf-spine: pauses each switch sent on its fabric ports,
-     * by leafN / spineN)}}}}.
+     * by leafN / spineN), shadows (with sim --shadow: {active: DECISIONS, schemes: {name: DECISIONS}}, DECISIONS =
+     * {scheme, xoffs, drops, losslessDrops, maxBufferBytes})}}}}.
      */
     public String json() {
         JsonOutput j = new JsonOutput();
@@ -278,6 +313,15 @@ public final class SimReport {
                 }
                 j.endArray().endObject();
             }
+            if (r.shadows() != null) {
+                j.beginObject("shadows");
+                decisionsJson(j.name("active"), r.shadows().active());
+                j.beginObject("schemes");
+                for (SchemeResult.Decisions d : r.shadows().shadows()) {
+                    decisionsJson(j.name(d.scheme()), d);
+                }
+                j.endObject().endObject();
+            }
             binsJson(j.name("fctBySize"), r.bins());
             if (scenario.fctByTraffic()) {
                 j.beginObject("fctByTraffic");
@@ -289,6 +333,11 @@ public final class SimReport {
             j.endObject();
         }
         j.endObject().endObject();
+    }
+
+    private static void decisionsJson(JsonOutput j, SchemeResult.Decisions d) {
+        j.beginObject().field("scheme", d.scheme()).field("xoffs", d.xoffs()).field("drops", d.drops())
+                .field("losslessDrops", d.losslessDrops()).field("maxBufferBytes", d.maxBufferBytes()).endObject();
     }
 
     /** {@code {host name: value}} over the scenario's hosts. */
