@@ -67,6 +67,10 @@ public class SwitchCoreBenchmark {
     @Param({"off"})
     public String pfcwd;
 
+    /** Shadow schemes beside the active dt, joined by '+' ({@code none}: off). Compare with {@code -p shadows=none,dsh}. */
+    @Param({"none"})
+    public String shadows;
+
     private SwitchCore core;
     private Memory memory;
     private int[] inPort;
@@ -109,7 +113,8 @@ public class SwitchCoreBenchmark {
                 .classifier(PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0))
                 .learning(true).shaper(false)
                 .pfcwd(pfcwd.equals("off") ? null : new org.pfcswitch.core.PfcWatchdogConfig(200_000_000L, 400_000_000L,
-                        org.pfcswitch.core.PfcWatchdogConfig.Action.DROP));
+                        org.pfcswitch.core.PfcWatchdogConfig.Action.DROP))
+                .shadows(shadows.equals("none") ? java.util.List.of() : java.util.List.of(shadows.split("\\+")));
         for (int p = 0; p < corePorts; p++) {
             b.staticMac(host(p), p);
             portOfHost[p + 1] = p;
