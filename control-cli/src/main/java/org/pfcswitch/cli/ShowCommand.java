@@ -6,6 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.control.ControlClient;
+import org.pfcswitch.cli.control.FabricDeadlock;
 import org.pfcswitch.cli.control.StatusViews;
 
 import picocli.CommandLine.Command;
@@ -42,12 +43,18 @@ import picocli.CommandLine.Spec;
             "",
             "Every view is one snapshot: the switch's worker copies its state between two",
             "bursts, so the numbers of one table belong to one instant. Exit codes: 0, 1 no",
-            "switch answers, 2 bad arguments."
+            "switch answers, 2 bad arguments.",
+            "",
+            "show deadlock --switch [NAME=]URL --switch ... joins several switches: each one's",
+            "XOFF ingress queues, wait-for edges, port MACs and PFC sender MACs make one graph",
+            "over (switch, port, priority), searched with the switches' own cycle search, so",
+            "a deadlock through several switches, which none of them sees alone, is named."
         },
         footer = {"", "Examples:",
             "  ./pfcswitch show pfc",
             "  ./pfcswitch show queues --watch 1",
-            "  ./pfcswitch show buffer --json --api http://127.0.0.1:9464"})
+            "  ./pfcswitch show buffer --json --api http://127.0.0.1:9464",
+            "  ./pfcswitch show deadlock --switch leaf0=http://10.0.0.1:9464 --switch spine0=http://10.0.0.2:9464"})
 final class ShowCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "VIEW", description = "One of: ${COMPLETION-CANDIDATES}.",
@@ -67,6 +74,10 @@ final class ShowCommand implements Callable<Integer> {
             description = "The switch's control API (default: ${DEFAULT-VALUE}).")
     String api;
 
+    @Option(names = "--switch", paramLabel = "[NAME=]URL",
+            description = "With the deadlock view: a switch of the fabric to join (repeat; NAME defaults to sw0, sw1, ...).")
+    java.util.List<String> switches = new java.util.ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -74,6 +85,32 @@ final class ShowCommand implements Callable<Integer> {
         Views() {
             super(StatusViews.VIEWS);
         }
+    }
+
+    /**
+     * Each switch's deadlock view, fetched one after another, joined ({@link FabricDeadlock}).
+     *
+     * @throws IllegalStateException an answer is not JSON, or the answers cannot be joined
+     */
+    private String fabric(java.util.List<String> names, java.util.List<ControlClient> clients)
+            throws ControlClient.Failure, InterruptedException {
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.List<com.fasterxml.jackson.databind.JsonNode> views = new java.util.ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            String body = clients.get(i).get("/api/v1/show/deadlock?format=json");
+            try {
+                views.add(mapper.readTree(body));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(names.get(i) + ": the answer is not JSON: " + e.getOriginalMessage());
+            }
+        }
+        FabricDeadlock f;
+        try {
+            f = new FabricDeadlock(names, views);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+        return json ? f.json() : f.text();
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
@@ -87,16 +124,29 @@ final class ShowCommand implements Callable<Integer> {
         if (watch < 0 || count < 0) {
             throw new ParameterException(spec.commandLine(), "--watch and --count must be >= 0");
         }
-        ControlClient client = ControlClient.forCommand(spec, api);
+        if (!switches.isEmpty() && !view.equals("deadlock")) {
+            throw new ParameterException(spec.commandLine(), "--switch joins switches for the deadlock view only, not '" + view + "'");
+        }
+        ControlClient client = switches.isEmpty() ? ControlClient.forCommand(spec, api) : null;
+        java.util.List<String> names = new java.util.ArrayList<>();
+        java.util.List<ControlClient> fabric = new java.util.ArrayList<>();
+        for (String s : switches) {
+            int eq = s.indexOf('=');
+            names.add(eq > 0 ? s.substring(0, eq) : "sw" + names.size());
+            fabric.add(ControlClient.forCommand(spec, eq > 0 ? s.substring(eq + 1) : s));
+        }
         PrintWriter out = spec.commandLine().getOut();
         String path = "/api/v1/show/" + view + "?format=" + (json ? "json" : "text");
         for (int printed = 0; ; ) {
             String body;
             try {
-                body = client.get(path);
+                body = client != null ? client.get(path) : fabric(names, fabric);
             } catch (ControlClient.Failure f) {
                 spec.commandLine().getErr().println("pfcswitch show: " + f.getMessage());
                 return f.status == 0 ? 1 : 2;
+            } catch (IllegalStateException e) {         // fabric: an answer that cannot be joined
+                spec.commandLine().getErr().println("pfcswitch show: " + e.getMessage());
+                return 1;
             }
             if (watch > 0 && !json) {
                 out.println("-- " + LocalTime.now().format(TIME) + " " + view);

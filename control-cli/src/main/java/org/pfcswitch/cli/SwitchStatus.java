@@ -126,6 +126,11 @@ final class SwitchStatus {
                 }
             }
         }
+        org.pfcswitch.core.deadlock.DeadlockWatch deadlock = core.deadlockWatch();
+        if (deadlock != null) {
+            lines.add("deadlock detection: " + deadlock.checks() + " checks, " + deadlock.deadlocks() + " deadlock(s) reported"
+                    + (deadlock.present() ? ", one still present at shutdown" : ""));
+        }
         if (c.lastLosslessDropPort >= 0) {
             lines.add(String.format(Locale.ROOT, "lossless drops: %d before the episode's first XOFF frame went out; the longest"
                             + " after it %s; the last: %s priority %d, %s, ingress queue %d B of which headroom %d B (headroom"

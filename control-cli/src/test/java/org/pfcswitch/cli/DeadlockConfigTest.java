@@ -43,7 +43,7 @@ class DeadlockConfigTest {
                 {"deadlock: {check: 20s}", "deadlock.check", "between 100us and 10s"},
                 {"deadlock: {persist: -1ms}", "deadlock.persist", ""},
                 {"deadlock: {check: fast}", "deadlock.check", ""},
-                {"deadlock: {grace: 1h}", "deadlock.grace", "between 0 and 10s"},
+                {"deadlock: {grace: 20s}", "deadlock.grace", "between 0 and 10s"},
                 {"deadlock: {every: 1ms}", "deadlock.every", "unknown key"}}) {
             ConfigException e = assertThrows(ConfigException.class, () -> read(c[0] + "\n"), c[0]);
             assertTrue(e.getMessage().contains(c[1]) && e.getMessage().contains(c[2]), c[0] + ": " + e.getMessage());

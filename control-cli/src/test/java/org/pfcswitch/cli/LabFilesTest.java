@@ -197,7 +197,8 @@ class LabFilesTest {
                 "pfcswitch_pause_frames_received_total", "pfcswitch_buffer_used_bytes", "pfcswitch_xoff_threshold_bytes",
                 "pfcswitch_ingress_queue_bytes", "pfcswitch_drops_total", "pfcswitch_malformed_frames_total",
                 "pfcswitch_ecn_marked_total", "pfcswitch_rx_frames_total", "pfcswitch_tx_bytes_total",
-                "pfcswitch_scheme_info", "pfcswitch_worker_stalls_total")) {
+                "pfcswitch_scheme_info", "pfcswitch_worker_stalls_total", "pfcswitch_deadlock_present",
+                "pfcswitch_deadlocks_total")) {
             assertTrue(used.contains(wanted), "no panel shows " + wanted + "; shown: " + used);
         }
     }

@@ -162,6 +162,7 @@ class LiveDeadlockTest {
         assertTrue(cli.out().contains("cycle now: lb/3 -> out la -> lb/3") && cli.out().contains("DEADLOCK, reported"), cli.out());
         assertTrue(log.contains("deadlock detection: a check every 10.0 ms, a cycle reported after 100.0 ms"), log);
         assertTrue(log.matches("(?s).*deadlock: lb/3 -> out la -> lb/3 \\(a cycle of paused queues for 1[0-9][0-9]\\.[0-9] ms.*"), log);
+        assertTrue(log.matches("(?s).*deadlock detection: \\d+ checks, 1 deadlock\\(s\\) reported, one still present at shutdown.*"), log);
         assertTrue(log.contains("(all returned)"), log);
     }
 }

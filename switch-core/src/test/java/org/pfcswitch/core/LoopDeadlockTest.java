@@ -131,6 +131,11 @@ class LoopDeadlockTest {
         DeadlockSnapshot s = new DeadlockSnapshot(4);
         assertEquals(0, allocated(() -> w.check(now)), "bytes allocated by 10,000 checks");
         assertEquals(0, allocated(() -> s.capture(rig.core, now)), "bytes allocated by 10,000 captures");
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 100_000; i++) {
+            w.check(now);
+        }
+        System.out.printf("live deadlock check, 4 ports, deadlocked loop: %.0f ns%n", (System.nanoTime() - t0) / 100_000.0);
         assertEquals(1, w.deadlocks());
     }
 

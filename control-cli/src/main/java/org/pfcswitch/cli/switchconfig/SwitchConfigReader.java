@@ -135,7 +135,7 @@ public final class SwitchConfigReader {
         }
         long persist = d.nanos("persist", DeadlockConfig.DEFAULTS.persistNanos());
         if (persist < 0 || persist > 3_600_000_000_000L) {
-            throw d.error("persist", "must be between 0 and 1h, got " + persist + " ns");
+            throw d.error("persist", "must be between 0 and 3600s, got " + persist + " ns");
         }
         long grace = d.nanos("grace", DeadlockConfig.DEFAULTS.graceNanos());
         if (grace < 0 || grace > 10_000_000_000L) {
