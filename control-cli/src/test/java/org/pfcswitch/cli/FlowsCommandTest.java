@@ -139,6 +139,31 @@ class FlowsCommandTest {
     }
 
     @Test
+    void aGridOverAnotherFlowListIsAnotherGrid() throws IOException {
+        Path list = Files.writeString(dir.resolve("f.txt"), "H0 H1 1000 1us\nH2 H1 2000 2us\n");
+        Path yaml = Files.writeString(dir.resolve("s.yaml"), """
+                name: tiny
+                duration: 20us
+                cc: {mode: none}
+                hosts: [{name: H, count: 3, speed: 100G, delay: 1us}]
+                mmu: {totalBytes: 1MiB, losslessPriorities: [3]}
+                traffic:
+                  x: {kind: flows, file: f.txt}
+                """);
+        Path a = dir.resolve("a");
+        Path b = dir.resolve("b");
+        Cli first = Cli.run("sim", "-c", yaml.toString(), "--scheme", "dt", "--shard", "0/1", "--out", a.toString());
+        assertEquals(0, first.exitCode(), first.err());
+        Files.writeString(list, "H0 H1 1000 1us\nH2 H1 3000 2us\n");
+        Cli second = Cli.run("sim", "-c", yaml.toString(), "--scheme", "dt", "--shard", "0/1", "--out", b.toString());
+        assertEquals(0, second.exitCode(), second.err());
+        String gridA = first.out().replaceAll("(?s).*of grid (\\w+).*", "$1");
+        String gridB = second.out().replaceAll("(?s).*of grid (\\w+).*", "$1");
+        assertTrue(!gridA.isEmpty() && !gridA.equals(first.out()), first.out());
+        assertTrue(!gridA.equals(gridB), "the list's content is in the grid's fingerprint: " + gridA + " " + gridB);
+    }
+
+    @Test
     void checkReadsTheExampleList() {
         Cli c = Cli.run("flows", "check", Path.of("..", "testbed-configs", "workloads", "leafspine-flows.txt").toString(),
                 "-c", Path.of("..", "testbed-configs", "scenarios", "leafspine-flows.yaml").toString());
