@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c scenario.yaml --out res   (traffic: {x: {kind: flows,",
             "      file: flows.txt}}; per-flow FCTs in res/flows-dt.csv)",
             "  pfcswitch flows to-ns3 flows.txt -c scenario.yaml --out flow.txt",
-            "  pfcswitch flows fct-from-ns3 ns3-run.fct --out ns3-flows.csv",
+            "  pfcswitch flows fct-from-ns3 ns3-run.fct -c scenario.yaml --out ns3.csv",
             "      (the columns of res/flows-dt.csv: compare, plot with the same scripts)"},
         subcommands = {FlowsCommand.FromNs3.class, FlowsCommand.ToNs3.class, FlowsCommand.FctFromNs3.class,
             FlowsCommand.Check.class})
@@ -175,6 +175,7 @@ final class FlowsCommand implements Callable<Integer> {
                 "Rows keep the file's order (completion order)."},
             footer = {"", "Examples:",
                 "  pfcswitch flows fct-from-ns3 powertcp.fct --out ns3.csv",
+                "  pfcswitch flows fct-from-ns3 powertcp.fct -c leafspine.yaml --out ns3.csv",
                 "  pfcswitch flows fct-from-ns3 reverie-evaluation.fct --out ns3.csv"})
     static final class FctFromNs3 implements Callable<Integer> {
         @Spec
@@ -186,11 +187,16 @@ final class FlowsCommand implements Callable<Integer> {
         @Option(names = "--out", required = true, paramLabel = "FILE.csv", description = "The CSV to write.")
         Path out;
 
+        @Option(names = {"-c", "--config"}, paramLabel = "SCENARIO",
+                description = "Write src and dst as this scenario's host names (node id = host index), as sim --out does.")
+        Path config;
+
         @Override
         public Integer call() {
+            List<String> names = config == null ? null : hostNames(config);
             long rows = io(spec, () -> {
                 try (BufferedReader r = Files.newBufferedReader(in); Writer w = Files.newBufferedWriter(out)) {
-                    return Ns3FctFile.convert(in.toString(), r, w);
+                    return Ns3FctFile.convert(in.toString(), r, w, names);
                 }
             });
             spec.commandLine().getOut().printf("%s: %d flows%n", out, rows);
@@ -238,21 +244,20 @@ final class FlowsCommand implements Callable<Integer> {
         if (priority < 0 || priority > 7) {
             throw new ParameterException(spec.commandLine(), "--priority must be 0..7, got " + priority);
         }
-        FlowListReader.HostResolver hosts;
-        if (config != null) {
-            Scenario s;
-            try {
-                s = ScenarioLoader.load(config, List.of()).scenario();
-            } catch (ConfigException e) {
-                throw new FileProblem(e.getMessage());
-            }
-            hosts = FlowListReader.byName(s.hosts().stream().map(Scenario.Host::name).toList(), null, null);
-        } else {
-            hosts = FlowListReader.byIndex(0);
-        }
+        FlowListReader.HostResolver hosts = config != null ? FlowListReader.byName(hostNames(config), null, null)
+                : FlowListReader.byIndex(0);
         try {
             return FlowListReader.read(in, hosts, priority);
         } catch (IllegalArgumentException e) {
+            throw new FileProblem(e.getMessage());
+        }
+    }
+
+    /** The host names of a scenario, in host (index) order. */
+    static List<String> hostNames(Path config) {
+        try {
+            return ScenarioLoader.load(config, List.of()).scenario().hosts().stream().map(Scenario.Host::name).toList();
+        } catch (ConfigException e) {
             throw new FileProblem(e.getMessage());
         }
     }

@@ -119,6 +119,24 @@ class FlowsCommandTest {
     }
 
     @Test
+    void fctWithTheScenariosHostNamesHasTheHeaderOfSimOut() throws IOException {
+        Path fct = Files.writeString(dir.resolve("out.fct"), "0b000001 0b000701 10000 100 1000 1000 5000 4000\n");
+        String scenario = Path.of("..", "testbed-configs", "scenarios", "leafspine-flows.yaml").toString();
+        Path csv = dir.resolve("ns3.csv");
+        Cli c = Cli.run("flows", "fct-from-ns3", fct.toString(), "-c", scenario, "--out", csv.toString());
+        assertEquals(0, c.exitCode(), c.err());
+        assertEquals(ns3Header() + "0,L0H0,L1H3,1000,1000,6000,5000,4000,1.2500\n", Files.readString(csv));
+        Path res = dir.resolve("res");
+        Cli sim = Cli.run("sim", "-c", scenario, "--scheme", "dt", "--set", "duration=50us", "--out", res.toString());
+        assertEquals(0, sim.exitCode(), sim.err());
+        assertEquals(ns3Header().strip(), Files.readAllLines(res.resolve("flows-dt.csv")).getFirst(),
+                "the same columns as sim --out's per-flow records");
+        Files.writeString(fct, "0b000001 0b000801 10000 100 1000 1000 5000 4000\n");
+        c = Cli.run("flows", "fct-from-ns3", fct.toString(), "-c", scenario, "--out", csv.toString());
+        assertTrue(c.err().contains(fct + ":1: node 8 is not a host of the scenario (hosts 0..7)"), c.err());
+    }
+
+    @Test
     void reverieFctHasNoEndpoints() throws IOException {
         Path fct = Files.writeString(dir.resolve("r.fct"), """
                 timestamp flowsize fctus basefctus slowdown baserttus priority incastflow
