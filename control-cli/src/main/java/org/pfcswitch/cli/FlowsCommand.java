@@ -244,7 +244,8 @@ final class FlowsCommand implements Callable<Integer> {
         if (priority < 0 || priority > 7) {
             throw new ParameterException(spec.commandLine(), "--priority must be 0..7, got " + priority);
         }
-        FlowListReader.HostResolver hosts = config != null ? FlowListReader.byName(hostNames(config), null, null)
+        // With a scenario, hosts resolve as sim resolves them: names or indices, clone ports refused.
+        FlowListReader.HostResolver hosts = config != null ? ScenarioLoader.endpoints(scenario(config).hosts())
                 : FlowListReader.byIndex(0);
         try {
             return FlowListReader.read(in, hosts, priority);
@@ -255,8 +256,13 @@ final class FlowsCommand implements Callable<Integer> {
 
     /** The host names of a scenario, in host (index) order. */
     static List<String> hostNames(Path config) {
+        return scenario(config).hosts().stream().map(Scenario.Host::name).toList();
+    }
+
+    /** The scenario at {@code config}, or a one-line error. */
+    private static Scenario scenario(Path config) {
         try {
-            return ScenarioLoader.load(config, List.of()).scenario().hosts().stream().map(Scenario.Host::name).toList();
+            return ScenarioLoader.load(config, List.of()).scenario();
         } catch (ConfigException e) {
             throw new FileProblem(e.getMessage());
         }

@@ -571,7 +571,7 @@ public final class ScenarioLoader {
     }
 
     /** Host tokens of a flow list: names or indices of hosts that may send and receive flows (no clone ports). */
-    private static FlowListReader.HostResolver endpoints(List<Scenario.Host> hosts) {
+    public static FlowListReader.HostResolver endpoints(List<Scenario.Host> hosts) {
         return FlowListReader.byName(hosts.stream().map(Scenario.Host::name).toList(), h -> hosts.get(h).cloneOf() < 0,
                 h -> "host " + hosts.get(h).name() + " is a clone port of " + hosts.get(hosts.get(h).cloneOf()).name()
                         + "; it sends only copies of that host's frames and receives no flows");
