@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.flows.Ns3FctFile;
 import org.pfcswitch.cli.flows.Ns3FlowFile;
+import org.pfcswitch.cli.flows.Ns3Topology;
 import org.pfcswitch.testbed.FlowList;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.config.ConfigException;
@@ -123,7 +124,9 @@ final class FlowsCommand implements Callable<Integer> {
                 "the scenario that defines them (-c)."},
             footer = {"", "Examples:",
                 "  pfcswitch flows to-ns3 flows.txt --out flow.txt     (hosts by index)",
-                "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt"})
+                "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt",
+                "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt \\",
+                "      --topology topology.txt          (the same fabric for ns-3)"})
     static final class ToNs3 implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -145,15 +148,37 @@ final class FlowsCommand implements Callable<Integer> {
                 description = "Destination port of the first flow; each next flow +1 (default: ${DEFAULT-VALUE}).")
         int dport;
 
+        @Option(names = "--topology", paramLabel = "FILE",
+                description = "Also write -c SCENARIO's leaf-spine as an ns-3 topology file (hosts first, then leaves, spines).")
+        Path topology;
+
+        @Option(names = "--topology-format", paramLabel = "FORMAT", defaultValue = "reverie",
+                description = "The topology header: reverie (with the two link rates) or hpcc (PowerTCP, HPCC). Default: ${DEFAULT-VALUE}.")
+        String topologyFormat;
+
         @Override
         public Integer call() {
             if (dport < 1 || dport > 65535) {
                 throw new ParameterException(spec.commandLine(), "--dport must be 1..65535, got " + dport);
             }
+            Ns3Topology.Format format = switch (topologyFormat) {
+                case "reverie" -> Ns3Topology.Format.REVERIE;
+                case "hpcc" -> Ns3Topology.Format.HPCC;
+                default -> throw new ParameterException(spec.commandLine(), "--topology-format: expected reverie or hpcc, got '"
+                        + topologyFormat + "'");
+            };
+            if (topology != null && config == null) {
+                throw new ParameterException(spec.commandLine(), "--topology needs -c SCENARIO (the leaf-spine to write)");
+            }
             FlowList list = readList(spec, in, config, priority);
             io(spec, () -> {
                 try (Writer w = Files.newBufferedWriter(out)) {
                     Ns3FlowFile.write(list, w, dport);
+                }
+                if (topology != null) {
+                    try (Writer w = Files.newBufferedWriter(topology)) {
+                        Ns3Topology.write(scenario(config), format, w);
+                    }
                 }
                 return null;
             });

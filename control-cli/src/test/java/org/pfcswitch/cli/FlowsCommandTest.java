@@ -82,6 +82,37 @@ class FlowsCommandTest {
     }
 
     @Test
+    void theScenariosLeafSpineAsAnNs3Topology() throws IOException {
+        Path list = Files.writeString(dir.resolve("flows.txt"), "L0H0 L1H3 1000 1us\n");
+        String scenario = Path.of("..", "testbed-configs", "scenarios", "leafspine-flows.yaml").toString();
+        Path topo = dir.resolve("topology.txt");
+        Cli c = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--out", dir.resolve("flow.txt").toString(),
+                "--topology", topo.toString());
+        assertEquals(0, c.exitCode(), c.err());
+        // 8 hosts (0..7), leaves 8 and 9, spines 10 and 11; 8 host links + 4 fabric links, 100G and 1 us each
+        assertEquals("""
+                12 4 2 12 100000000000 100000000000
+                8 9 10 11
+                0 8 100000000000 1000ns 0
+                1 8 100000000000 1000ns 0
+                2 8 100000000000 1000ns 0
+                3 8 100000000000 1000ns 0
+                4 9 100000000000 1000ns 0
+                5 9 100000000000 1000ns 0
+                6 9 100000000000 1000ns 0
+                7 9 100000000000 1000ns 0
+                8 10 100000000000 1000ns 0
+                8 11 100000000000 1000ns 0
+                9 10 100000000000 1000ns 0
+                9 11 100000000000 1000ns 0
+                """, Files.readString(topo));
+        c = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--out", dir.resolve("flow.txt").toString(),
+                "--topology", topo.toString(), "--topology-format", "hpcc");
+        assertEquals(0, c.exitCode(), c.err());
+        assertTrue(Files.readString(topo).startsWith("12 4 2 12\n8 9 10 11\n0 8 "), Files.readString(topo));
+    }
+
+    @Test
     void badNs3LinesNameTheLine() throws IOException {
         Path ns3 = Files.writeString(dir.resolve("flow.txt"), "2\n0 5 3 10000 1000 2.0\n0 300 3 10001 1000 2.0\n");
         Cli c = Cli.run("flows", "from-ns3", ns3.toString(), "--hosts", "256", "--out", dir.resolve("o").toString());
