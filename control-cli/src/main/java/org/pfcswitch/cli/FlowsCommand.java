@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.flows.Ns3FctFile;
 import org.pfcswitch.cli.flows.Ns3FlowFile;
+import org.pfcswitch.cli.flows.Ns3Topology;
 import org.pfcswitch.testbed.FlowList;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.config.ConfigException;
@@ -45,7 +46,7 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c scenario.yaml --out res   (traffic: {x: {kind: flows,",
             "      file: flows.txt}}; per-flow FCTs in res/flows-dt.csv)",
             "  pfcswitch flows to-ns3 flows.txt -c scenario.yaml --out flow.txt",
-            "  pfcswitch flows fct-from-ns3 ns3-run.fct --out ns3-flows.csv",
+            "  pfcswitch flows fct-from-ns3 ns3-run.fct -c scenario.yaml --out ns3.csv",
             "      (the columns of res/flows-dt.csv: compare, plot with the same scripts)"},
         subcommands = {FlowsCommand.FromNs3.class, FlowsCommand.ToNs3.class, FlowsCommand.FctFromNs3.class,
             FlowsCommand.Check.class})
@@ -123,7 +124,9 @@ final class FlowsCommand implements Callable<Integer> {
                 "the scenario that defines them (-c)."},
             footer = {"", "Examples:",
                 "  pfcswitch flows to-ns3 flows.txt --out flow.txt     (hosts by index)",
-                "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt"})
+                "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt",
+                "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt \\",
+                "      --topology topology.txt          (the same fabric for ns-3)"})
     static final class ToNs3 implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -145,15 +148,37 @@ final class FlowsCommand implements Callable<Integer> {
                 description = "Destination port of the first flow; each next flow +1 (default: ${DEFAULT-VALUE}).")
         int dport;
 
+        @Option(names = "--topology", paramLabel = "FILE",
+                description = "Also write -c SCENARIO's leaf-spine as an ns-3 topology file (hosts first, then leaves, spines).")
+        Path topology;
+
+        @Option(names = "--topology-format", paramLabel = "FORMAT", defaultValue = "reverie",
+                description = "The topology header: reverie (with the two link rates) or hpcc (PowerTCP, HPCC). Default: ${DEFAULT-VALUE}.")
+        String topologyFormat;
+
         @Override
         public Integer call() {
             if (dport < 1 || dport > 65535) {
                 throw new ParameterException(spec.commandLine(), "--dport must be 1..65535, got " + dport);
             }
+            Ns3Topology.Format format = switch (topologyFormat) {
+                case "reverie" -> Ns3Topology.Format.REVERIE;
+                case "hpcc" -> Ns3Topology.Format.HPCC;
+                default -> throw new ParameterException(spec.commandLine(), "--topology-format: expected reverie or hpcc, got '"
+                        + topologyFormat + "'");
+            };
+            if (topology != null && config == null) {
+                throw new ParameterException(spec.commandLine(), "--topology needs -c SCENARIO (the leaf-spine to write)");
+            }
             FlowList list = readList(spec, in, config, priority);
             io(spec, () -> {
                 try (Writer w = Files.newBufferedWriter(out)) {
                     Ns3FlowFile.write(list, w, dport);
+                }
+                if (topology != null) {
+                    try (Writer w = Files.newBufferedWriter(topology)) {
+                        Ns3Topology.write(scenario(config), format, w);
+                    }
                 }
                 return null;
             });
@@ -175,6 +200,7 @@ final class FlowsCommand implements Callable<Integer> {
                 "Rows keep the file's order (completion order)."},
             footer = {"", "Examples:",
                 "  pfcswitch flows fct-from-ns3 powertcp.fct --out ns3.csv",
+                "  pfcswitch flows fct-from-ns3 powertcp.fct -c leafspine.yaml --out ns3.csv",
                 "  pfcswitch flows fct-from-ns3 reverie-evaluation.fct --out ns3.csv"})
     static final class FctFromNs3 implements Callable<Integer> {
         @Spec
@@ -186,11 +212,16 @@ final class FlowsCommand implements Callable<Integer> {
         @Option(names = "--out", required = true, paramLabel = "FILE.csv", description = "The CSV to write.")
         Path out;
 
+        @Option(names = {"-c", "--config"}, paramLabel = "SCENARIO",
+                description = "Write src and dst as this scenario's host names (node id = host index), as sim --out does.")
+        Path config;
+
         @Override
         public Integer call() {
+            List<String> names = config == null ? null : hostNames(config);
             long rows = io(spec, () -> {
                 try (BufferedReader r = Files.newBufferedReader(in); Writer w = Files.newBufferedWriter(out)) {
-                    return Ns3FctFile.convert(in.toString(), r, w);
+                    return Ns3FctFile.convert(in.toString(), r, w, names);
                 }
             });
             spec.commandLine().getOut().printf("%s: %d flows%n", out, rows);
@@ -238,21 +269,26 @@ final class FlowsCommand implements Callable<Integer> {
         if (priority < 0 || priority > 7) {
             throw new ParameterException(spec.commandLine(), "--priority must be 0..7, got " + priority);
         }
-        FlowListReader.HostResolver hosts;
-        if (config != null) {
-            Scenario s;
-            try {
-                s = ScenarioLoader.load(config, List.of()).scenario();
-            } catch (ConfigException e) {
-                throw new FileProblem(e.getMessage());
-            }
-            hosts = FlowListReader.byName(s.hosts().stream().map(Scenario.Host::name).toList(), null, null);
-        } else {
-            hosts = FlowListReader.byIndex(0);
-        }
+        // With a scenario, hosts resolve as sim resolves them: names or indices, clone ports refused.
+        FlowListReader.HostResolver hosts = config != null ? ScenarioLoader.endpoints(scenario(config).hosts())
+                : FlowListReader.byIndex(0);
         try {
             return FlowListReader.read(in, hosts, priority);
         } catch (IllegalArgumentException e) {
+            throw new FileProblem(e.getMessage());
+        }
+    }
+
+    /** The host names of a scenario, in host (index) order. */
+    static List<String> hostNames(Path config) {
+        return scenario(config).hosts().stream().map(Scenario.Host::name).toList();
+    }
+
+    /** The scenario at {@code config}, or a one-line error. */
+    private static Scenario scenario(Path config) {
+        try {
+            return ScenarioLoader.load(config, List.of()).scenario();
+        } catch (ConfigException e) {
             throw new FileProblem(e.getMessage());
         }
     }

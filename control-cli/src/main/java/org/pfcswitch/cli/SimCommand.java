@@ -248,7 +248,14 @@ final class SimCommand implements Callable<Integer> {
         }
         byte[] scenarioText;
         try {
-            scenarioText = Files.readAllBytes(config);
+            // A flow list is part of the scenario: shards of runs over different lists must not merge.
+            java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+            text.write(Files.readAllBytes(config));
+            for (Path f : base.flowFiles()) {
+                text.write(("\nflow list " + f.getFileName() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                text.write(Files.readAllBytes(f));
+            }
+            scenarioText = text.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + config + ": " + e.getMessage(), e);
         }

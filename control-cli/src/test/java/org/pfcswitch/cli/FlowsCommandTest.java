@@ -82,6 +82,37 @@ class FlowsCommandTest {
     }
 
     @Test
+    void theScenariosLeafSpineAsAnNs3Topology() throws IOException {
+        Path list = Files.writeString(dir.resolve("flows.txt"), "L0H0 L1H3 1000 1us\n");
+        String scenario = Path.of("..", "testbed-configs", "scenarios", "leafspine-flows.yaml").toString();
+        Path topo = dir.resolve("topology.txt");
+        Cli c = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--out", dir.resolve("flow.txt").toString(),
+                "--topology", topo.toString());
+        assertEquals(0, c.exitCode(), c.err());
+        // 8 hosts (0..7), leaves 8 and 9, spines 10 and 11; 8 host links + 4 fabric links, 100G and 1 us each
+        assertEquals("""
+                12 4 2 12 100000000000 100000000000
+                8 9 10 11
+                0 8 100000000000 1000ns 0
+                1 8 100000000000 1000ns 0
+                2 8 100000000000 1000ns 0
+                3 8 100000000000 1000ns 0
+                4 9 100000000000 1000ns 0
+                5 9 100000000000 1000ns 0
+                6 9 100000000000 1000ns 0
+                7 9 100000000000 1000ns 0
+                8 10 100000000000 1000ns 0
+                8 11 100000000000 1000ns 0
+                9 10 100000000000 1000ns 0
+                9 11 100000000000 1000ns 0
+                """, Files.readString(topo));
+        c = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--out", dir.resolve("flow.txt").toString(),
+                "--topology", topo.toString(), "--topology-format", "hpcc");
+        assertEquals(0, c.exitCode(), c.err());
+        assertTrue(Files.readString(topo).startsWith("12 4 2 12\n8 9 10 11\n0 8 "), Files.readString(topo));
+    }
+
+    @Test
     void badNs3LinesNameTheLine() throws IOException {
         Path ns3 = Files.writeString(dir.resolve("flow.txt"), "2\n0 5 3 10000 1000 2.0\n0 300 3 10001 1000 2.0\n");
         Cli c = Cli.run("flows", "from-ns3", ns3.toString(), "--hosts", "256", "--out", dir.resolve("o").toString());
@@ -119,6 +150,24 @@ class FlowsCommandTest {
     }
 
     @Test
+    void fctWithTheScenariosHostNamesHasTheHeaderOfSimOut() throws IOException {
+        Path fct = Files.writeString(dir.resolve("out.fct"), "0b000001 0b000701 10000 100 1000 1000 5000 4000\n");
+        String scenario = Path.of("..", "testbed-configs", "scenarios", "leafspine-flows.yaml").toString();
+        Path csv = dir.resolve("ns3.csv");
+        Cli c = Cli.run("flows", "fct-from-ns3", fct.toString(), "-c", scenario, "--out", csv.toString());
+        assertEquals(0, c.exitCode(), c.err());
+        assertEquals(ns3Header() + "0,L0H0,L1H3,1000,1000,6000,5000,4000,1.2500\n", Files.readString(csv));
+        Path res = dir.resolve("res");
+        Cli sim = Cli.run("sim", "-c", scenario, "--scheme", "dt", "--set", "duration=50us", "--out", res.toString());
+        assertEquals(0, sim.exitCode(), sim.err());
+        assertEquals(ns3Header().strip(), Files.readAllLines(res.resolve("flows-dt.csv")).getFirst(),
+                "the same columns as sim --out's per-flow records");
+        Files.writeString(fct, "0b000001 0b000801 10000 100 1000 1000 5000 4000\n");
+        c = Cli.run("flows", "fct-from-ns3", fct.toString(), "-c", scenario, "--out", csv.toString());
+        assertTrue(c.err().contains(fct + ":1: node 8 is not a host of the scenario (hosts 0..7)"), c.err());
+    }
+
+    @Test
     void reverieFctHasNoEndpoints() throws IOException {
         Path fct = Files.writeString(dir.resolve("r.fct"), """
                 timestamp flowsize fctus basefctus slowdown baserttus priority incastflow
@@ -136,6 +185,31 @@ class FlowsCommandTest {
 
     private static String ns3Header() {
         return "flow,src,dst,size_bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n";
+    }
+
+    @Test
+    void aGridOverAnotherFlowListIsAnotherGrid() throws IOException {
+        Path list = Files.writeString(dir.resolve("f.txt"), "H0 H1 1000 1us\nH2 H1 2000 2us\n");
+        Path yaml = Files.writeString(dir.resolve("s.yaml"), """
+                name: tiny
+                duration: 20us
+                cc: {mode: none}
+                hosts: [{name: H, count: 3, speed: 100G, delay: 1us}]
+                mmu: {totalBytes: 1MiB, losslessPriorities: [3]}
+                traffic:
+                  x: {kind: flows, file: f.txt}
+                """);
+        Path a = dir.resolve("a");
+        Path b = dir.resolve("b");
+        Cli first = Cli.run("sim", "-c", yaml.toString(), "--scheme", "dt", "--shard", "0/1", "--out", a.toString());
+        assertEquals(0, first.exitCode(), first.err());
+        Files.writeString(list, "H0 H1 1000 1us\nH2 H1 3000 2us\n");
+        Cli second = Cli.run("sim", "-c", yaml.toString(), "--scheme", "dt", "--shard", "0/1", "--out", b.toString());
+        assertEquals(0, second.exitCode(), second.err());
+        String gridA = first.out().replaceAll("(?s).*of grid (\\w+).*", "$1");
+        String gridB = second.out().replaceAll("(?s).*of grid (\\w+).*", "$1");
+        assertTrue(!gridA.isEmpty() && !gridA.equals(first.out()), first.out());
+        assertTrue(!gridA.equals(gridB), "the list's content is in the grid's fingerprint: " + gridA + " " + gridB);
     }
 
     @Test

@@ -16,6 +16,11 @@ final class IntIds extends AbstractList<Integer> implements RandomAccess {
         ids[n++] = id;
     }
 
+    /** The id at {@code index}, unboxed (no bounds check beyond the array's). */
+    int id(int index) {
+        return ids[index];
+    }
+
     @Override
     public Integer get(int index) {
         if (index < 0 || index >= n) {

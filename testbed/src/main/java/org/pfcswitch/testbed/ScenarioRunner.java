@@ -369,8 +369,14 @@ public final class ScenarioRunner {
         FlowRecords rec = tb.records();
         for (int k = 0; k < traffic.size(); k++) {
             long sum = 0;
-            for (int id : traffic.get(k).flowIds()) {
-                sum += rec.receivedPayloadBytes(id);
+            if (traffic.get(k).flowIds() instanceof IntIds ids) {     // a flow list's: no Integer per id and sample
+                for (int i = 0; i < ids.size(); i++) {
+                    sum += rec.receivedPayloadBytes(ids.id(i));
+                }
+            } else {
+                for (int id : traffic.get(k).flowIds()) {
+                    sum += rec.receivedPayloadBytes(id);
+                }
             }
             into[k] = sum;
         }

@@ -83,6 +83,39 @@ class FlowListScenarioTest {
     }
 
     @Test
+    void aListBesideAnotherGeneratorAndAnotherListByOverride(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a.txt"), "H0 H3 20000 1us\nH1 H3 20000 1us\nH2 H0 5000 30us 5\n");
+        Files.writeString(dir.resolve("b.txt"), "H2 H1 7000 2us\n");
+        Path yaml = dir.resolve("s.yaml");
+        Files.writeString(yaml, """
+                name: mixed
+                duration: 200us
+                cc: {mode: none}
+                hosts: [{name: H, count: 4, speed: 100G, delay: 1us}]
+                mmu: {totalBytes: 1MiB, losslessPriorities: [3, 5]}
+                traffic:
+                  list: {kind: flows, file: a.txt}
+                  burst: {kind: incast, from: H0, count: 3, to: H3, bytes: 10KB, start: 1us}
+                """);
+        SchemeResult r = ScenarioRunner.run(ScenarioLoader.load(yaml, List.of()).scenario(), "dt");
+        assertEquals(6, r.flows().count());
+        assertEquals(6, r.flowsCompleted());
+        // The incast installs its flows before the run (ids 0..2); the list adds its own when their start comes.
+        FlowRecords rec = r.flows();
+        for (int f = 0; f < 3; f++) {
+            assertEquals(10_000, rec.sizeBytes(f), "incast flow " + f);
+            assertEquals(f, rec.src(f));
+        }
+        assertEquals(List.of("0>3:20000@1000", "1>3:20000@1000", "2>0:5000@30000"), List.of(3, 4, 5).stream()
+                .map(f -> rec.src(f) + ">" + rec.dst(f) + ":" + rec.sizeBytes(f) + "@" + rec.startNanos(f)).toList());
+
+        Scenario other = ScenarioLoader.load(yaml, List.of("traffic.list.file=b.txt")).scenario();
+        SchemeResult b = ScenarioRunner.run(other, "dt");
+        assertEquals(4, b.flows().count(), "three incast flows and b.txt's one");
+        assertEquals(7000, b.flows().sizeBytes(3));
+    }
+
+    @Test
     void flowsAfterTheEndAreNeverAdded(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("f.txt"), "0 1 1000 1us\n2 3 1000 50us\n1 0 1000 1s\n");
         Path yaml = dir.resolve("s.yaml");

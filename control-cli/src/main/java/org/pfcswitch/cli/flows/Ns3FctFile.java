@@ -18,7 +18,7 @@ import org.pfcswitch.testbed.config.FlowListReader;
  *       {@code sip dip sport dport size start fct standalone_fct}, the IPv4 addresses in hex
  *       (node id n has {@code 11.0.0.1 + (n / 256) << 16 + (n % 256) << 8}, so
  *       {@code n = (ip >> 8) & 0xffff}), times in nanoseconds. src and dst become host indices (node
- *       ids; see {@link Ns3FlowFile} for why they coincide).</li>
+ *       ids; see {@link Ns3FlowFile} for why they coincide), or their names in a scenario.</li>
  *   <li>Reverie: a header line starting {@code timestamp flowsize fctus ...}, then
  *       {@code end_seconds size fct standalone_fct slowdown base_rtt priority incast}; the header
  *       says microseconds but the values are nanoseconds. It names no endpoints (src and dst are
@@ -33,8 +33,13 @@ public final class Ns3FctFile {
 
     public static final String HEADER = "flow,src,dst,size_bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown";
 
-    /** Converts {@code in} to CSV on {@code out}; returns the flows written. Errors name the file and line. */
-    public static long convert(String name, BufferedReader in, Writer out) throws IOException {
+    /**
+     * Converts {@code in} to CSV on {@code out}; returns the flows written. {@code hostNames}: write
+     * src and dst as these names (a scenario's, as {@code sim --out} does), or null for node ids.
+     * Errors name the file and line.
+     */
+    public static long convert(String name, BufferedReader in, Writer out, java.util.List<String> hostNames)
+            throws IOException {
         out.write(HEADER + "\n");
         String[] cols = new String[9];
         StringBuilder b = new StringBuilder(96);
@@ -73,7 +78,8 @@ public final class Ns3FctFile {
                     start = end - fct;
                     b.append(",,");
                 } else {
-                    b.append(node(cols[0], "sip")).append(',').append(node(cols[1], "dip")).append(',');
+                    b.append(host(node(cols[0], "sip"), hostNames)).append(',')
+                            .append(host(node(cols[1], "dip"), hostNames)).append(',');
                     size = number(cols[4], "size");
                     start = number(cols[5], "start");
                     fct = number(cols[6], "fct");
@@ -89,6 +95,17 @@ public final class Ns3FctFile {
             }
         }
         return rows;
+    }
+
+    private static String host(int node, java.util.List<String> names) {
+        if (names == null) {
+            return Integer.toString(node);
+        }
+        if (node >= names.size()) {
+            throw new IllegalArgumentException("node " + node + " is not a host of the scenario (hosts 0.."
+                    + (names.size() - 1) + ")");
+        }
+        return names.get(node);
     }
 
     /** The node id inside an ns-3 host address written as 8 hex digits. */

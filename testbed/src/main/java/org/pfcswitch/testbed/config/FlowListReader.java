@@ -182,11 +182,24 @@ public final class FlowListReader {
         if (s.startsWith("-")) {
             throw new IllegalArgumentException("negative start time: '" + s + "'");
         }
-        int dot = s.indexOf('.');
-        String whole = dot < 0 ? s : s.substring(0, dot);
-        String frac = dot < 0 ? "" : s.substring(dot + 1);
-        if (!whole.isEmpty() && digits(whole) && (frac.isEmpty() ? dot < 0 : digits(frac))) {
-            return seconds(whole, frac, s);
+        // Fast paths without a regex (a list is mostly these): seconds, or a decimal with ns/us/ms/s.
+        int unitAt = s.length();
+        while (unitAt > 0 && Character.isLetter(s.charAt(unitAt - 1))) {
+            unitAt--;
+        }
+        int scale = switch (s.substring(unitAt)) {
+            case "", "s" -> 9;
+            case "ms" -> 6;
+            case "us" -> 3;
+            case "ns" -> 0;
+            default -> -1;
+        };
+        String number = s.substring(0, unitAt);
+        int dot = number.indexOf('.');
+        String whole = dot < 0 ? number : number.substring(0, dot);
+        String frac = dot < 0 ? "" : number.substring(dot + 1);
+        if (scale >= 0 && !whole.isEmpty() && digits(whole) && (frac.isEmpty() ? dot < 0 : digits(frac))) {
+            return scaled(whole, frac, scale, s);
         }
         if (Character.isDigit(s.charAt(0)) && (s.indexOf('e') > 0 || s.indexOf('E') > 0)) {
             try {       // 1e-3, as printf's %g may write it
@@ -203,21 +216,25 @@ public final class FlowListReader {
         }
     }
 
-    private static long seconds(String whole, String frac, String text) {
+    /** whole.frac x 10^scale nanoseconds, exact; digits beyond the nanosecond are rounded half up. */
+    private static long scaled(String whole, String frac, int scale, String text) {
         try {
-            long nanos = Math.multiplyExact(Long.parseLong(whole), 1_000_000_000L);
+            long nanos = Math.multiplyExact(Long.parseLong(whole), POWERS[scale]);
             long f = 0;
-            for (int i = 0; i < 9; i++) {
+            for (int i = 0; i < scale; i++) {
                 f = f * 10 + (i < frac.length() ? frac.charAt(i) - '0' : 0);
             }
-            if (frac.length() > 9 && frac.charAt(9) >= '5') {
-                f++;                                   // round half up to the nanosecond
+            if (frac.length() > scale && frac.charAt(scale) >= '5') {
+                f++;
             }
             return Math.addExact(nanos, f);
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("start time too large: '" + text + "'");
         }
     }
+
+    private static final long[] POWERS = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+            1_000_000_000};
 
     public static int priority(String s) {
         if (!digits(s) || s.length() > 1 || s.charAt(0) > '7') {

@@ -98,8 +98,15 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  */
 public final class ScenarioLoader {
 
-    /** What a file defines besides the scenario itself. */
-    public record Loaded(Scenario scenario, List<String> schemes) {}
+    /**
+     * What a file defines besides the scenario itself; {@code flowFiles}: the flow lists its traffic
+     * read (kind: flows), whose content is as much the scenario's as its own text.
+     */
+    public record Loaded(Scenario scenario, List<String> schemes, List<Path> flowFiles) {
+        public Loaded(Scenario scenario, List<String> schemes) {
+            this(scenario, schemes, List.of());
+        }
+    }
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
             "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock"};
@@ -200,7 +207,8 @@ public final class ScenarioLoader {
         if (root.has("pfc")) {
             quanta = root.child("pfc").allowOnly("pauseQuanta").integer("pauseQuanta", 65535, 1, 65535);
         }
-        List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration);
+        List<Path> flowFiles = new ArrayList<>();
+        List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration, flowFiles);
         List<Integer> report = new ArrayList<>();
         List<Long> bins = List.of(10_000L, 100_000L, 1_000_000L);
         boolean fctByTraffic = false;
@@ -224,7 +232,7 @@ public final class ScenarioLoader {
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
                     report, bins, root.integer("seed", 1), topology, fctByTraffic, PfcWatchdogLoader.read(root),
-                    readDeadlock(root)), schemes);
+                    readDeadlock(root)), schemes, List.copyOf(flowFiles));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
@@ -430,7 +438,7 @@ public final class ScenarioLoader {
     }
 
     private static List<Scenario.TrafficSpec> readTraffic(ConfigNode root, List<Scenario.Host> hosts, Path dir,
-                                                          long duration) {
+                                                          long duration, List<Path> flowFiles) {
         List<Scenario.TrafficSpec> out = new ArrayList<>();
         ConfigNode all = root.child("traffic");
         for (String name : all.keys()) {
@@ -458,6 +466,7 @@ public final class ScenarioLoader {
                     } catch (IllegalArgumentException e) {
                         throw t.error("file", e.getMessage());
                     }
+                    flowFiles.add(file);
                     out.add(spec(name, () -> new FlowListTraffic(name, list)));
                 }
                 case "incast" -> {
@@ -562,7 +571,7 @@ public final class ScenarioLoader {
     }
 
     /** Host tokens of a flow list: names or indices of hosts that may send and receive flows (no clone ports). */
-    private static FlowListReader.HostResolver endpoints(List<Scenario.Host> hosts) {
+    public static FlowListReader.HostResolver endpoints(List<Scenario.Host> hosts) {
         return FlowListReader.byName(hosts.stream().map(Scenario.Host::name).toList(), h -> hosts.get(h).cloneOf() < 0,
                 h -> "host " + hosts.get(h).name() + " is a clone port of " + hosts.get(hosts.get(h).cloneOf()).name()
                         + "; it sends only copies of that host's frames and receives no flows");

@@ -57,6 +57,11 @@ class FlowListReaderTest {
         assertEquals(2_000_000_000L, FlowListReader.startNanos("2"));
         assertEquals(100_000, FlowListReader.startNanos("1e-4"));
         assertEquals(300, FlowListReader.startNanos("300ns"));
+        assertEquals(1_500_000, FlowListReader.startNanos("1.5ms"));
+        assertEquals(1_500_000, FlowListReader.startNanos("0.0015s"));
+        assertEquals(20_001, FlowListReader.startNanos("20.0005us"), "rounded to the nanosecond");
+        assertEquals(20_000, FlowListReader.startNanos("20µs"));
+        assertEquals(20_000, FlowListReader.startNanos("20US"));
         assertEquals(2_000_000_002L, FlowListReader.startNanos("2.0000000015"), "half a nanosecond rounds up");
     }
 
