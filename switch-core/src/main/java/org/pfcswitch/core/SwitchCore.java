@@ -34,7 +34,7 @@ import org.pfcswitch.mmu.scheme.Bfc;
  * queue under BFC). Each port has a shaper at its line rate: when the line is free, the port sends
  * an owed control frame first, else the head of the queue its scheduler picks among those the
  * downstream neighbour has not paused; a frame on the line always finishes. Leaving frames are
- * ECN-marked when the MMU says so and released from the MMU. Pauses towards the upstream
+ * ECN-marked when the MMU says so (at the {@link SwitchModel}'s {@link EcnPoint}) and released from the MMU. Pauses towards the upstream
  * neighbours (PFC frames from the MMU's XOFF/XON, or BFC pauses from over-threshold arrivals) are
  * the link control's business; the core only gives them the line first.
  *
@@ -82,6 +82,8 @@ public final class SwitchCore {
     private int losslessMask;
     /** By ingress port: the sender there does not obey PFC ({@link CoreConfig#senderIgnoresPfc}). */
     private final boolean[] senderIgnoresPfc;
+    /** Where ECN-capable frames get their RED/ECN decision ({@link SwitchModel#ecnAt}). */
+    private final EcnStage ecnStage;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -91,7 +93,17 @@ public final class SwitchCore {
      */
     public SwitchCore(CoreConfig config, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
                       RandomSource random) {
+        this(config, SwitchModel.DEFAULT, memory, allocator, sink, random);
+    }
+
+    /**
+     * A core under the model choices of {@code model} (a simulated switch that behaves as another
+     * simulator's does; the live switch runs {@link SwitchModel#DEFAULT}).
+     */
+    public SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator,
+                      FrameSink sink, RandomSource random) {
         this.ports = config.ports();
+        this.ecnStage = EcnStage.of(model.ecnAt());
         this.memory = memory;
         this.bytes = memory.bytes();
         this.allocator = allocator;
@@ -106,7 +118,7 @@ public final class SwitchCore {
         this.counters = new SwitchCounters(ports);
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
-        PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
+        PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), model.pfc(), counters, timers, ports);
         this.random = random;
         this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
         if (mmu.scheme() instanceof Bfc bfc) {
@@ -282,6 +294,9 @@ public final class SwitchCore {
         slots.enqueuedAt[slot] = now;
         link.onEnqueued(slots, slot, parsed, inPort, outPort, queue, now);
         queues.push(outPort, queue, slot, length);
+        if (ipv4Offset >= 0) {
+            ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
+        }
         int q = outPort * PRIORITIES + priority;
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
@@ -469,9 +484,12 @@ public final class SwitchCore {
         int key = port * PRIORITIES + priority;
         short ipv4Offset = slots.ipv4Offset[slot];
         if (ipv4Offset >= 0) {
-            markEcn(port, priority, frameOffset + ipv4Offset);
+            ecnStage.leaving(this, port, priority, frameOffset + ipv4Offset);
         }
         mmu.release(slots.inPort[slot], priority, port, priority, length, now);
+        if (ipv4Offset >= 0) {
+            ecnStage.released(this, port, priority, frameOffset + ipv4Offset);
+        }
         link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
         countTransmitted(key, length, now - slots.enqueuedAt[slot]);
         slots.release(slot);
@@ -479,8 +497,8 @@ public final class SwitchCore {
         sink.transmit(port, handle, length, now);
     }
 
-    /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
-    private void markEcn(int port, int priority, long ipv4At) {
+    /** ECN for an ECN-capable frame, when its {@link EcnStage} says: CE when the MMU's RED says so. */
+    void markEcn(int port, int priority, long ipv4At) {
         if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
             counters.ecnMarked[port * PRIORITIES + priority]++;
         }
