@@ -262,7 +262,8 @@ public final class ScenarioRunner {
                 : topo.isRing()
                 ? Testbed.ring(topo.ringSwitches(), topo.ringOneWay()).fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
-                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()));
+                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()))
+                .switchModel(s.model().switches()).hostModel(s.model().hosts());
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());

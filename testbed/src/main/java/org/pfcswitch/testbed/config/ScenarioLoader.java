@@ -8,7 +8,14 @@ import java.util.Map;
 
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.core.EcnPoint;
+import org.pfcswitch.core.PfcPauseMode;
+import org.pfcswitch.core.SwitchModel;
+import org.pfcswitch.testbed.AckPolicy;
+import org.pfcswitch.testbed.CnpPolicy;
 import org.pfcswitch.testbed.DcqcnConfig;
+import org.pfcswitch.testbed.HostModel;
+import org.pfcswitch.testbed.SimModel;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
 import org.pfcswitch.testbed.PfcStorm;
@@ -37,9 +44,17 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * sample: 20us                   # time-series period
  * measure: {from: 1ms, to: 12ms} # throughput window
  * payloadMtu: 1000               # RDMA payload per packet
+ * model: pfcswitch               # pfcswitch (default) | ns3-datacenter: the ns-3.39 datacenter simulators'
+ *                                #   choices of every option below at once; an option given explicitly wins
  * cc: {mode: dcqcn}              # dcqcn | none; dcqcn keys override DcqcnConfig defaults:
  *                                #   g, alphaInterval, timer, byteCounter, fastRecovery, ai, hai, minRate, cnpInterval
- * pfc: {pauseQuanta: 65535}
+ *                                # model options: cnp: perInterval (one per QP per cnpInterval, default) |
+ *                                #   perMarkedPacket; rateDecreaseInterval: 0 (a cut per CNP, default) | 4us
+ *                                #   (a CNP arms a check run every 4 us); ackEvery: message (default) | packet
+ * pfc: {pauseQuanta: 65535, mode: quanta}   # quanta (default: pauses expire, XOFF refreshed at half the
+ *                                #   time) | untilResume (a pause lasts until its XON; one XOFF per episode)
+ * ecn: {at: dequeue}             # dequeue (default: as the frame leaves, on the queue still holding it) |
+ *                                #   afterDequeue (on the queue after its removal) | enqueue (on admission)
  * hosts:                         # in switch-port order; count: n makes name0..name(n-1)
  *   - {name: H, count: 30, speed: 100G, delay: 9us}
  *   - {name: R1, speed: 100G, delay: 1us}
@@ -98,7 +113,7 @@ public final class ScenarioLoader {
     public record Loaded(Scenario scenario, List<String> schemes) {}
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
-            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock"};
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -194,7 +209,7 @@ public final class ScenarioLoader {
         DcqcnConfig cc = readCc(root);
         int quanta = 65535;
         if (root.has("pfc")) {
-            quanta = root.child("pfc").allowOnly("pauseQuanta").integer("pauseQuanta", 65535, 1, 65535);
+            quanta = root.child("pfc").allowOnly("pauseQuanta", "mode").integer("pauseQuanta", 65535, 1, 65535);
         }
         List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration);
         List<Integer> report = new ArrayList<>();
@@ -220,7 +235,7 @@ public final class ScenarioLoader {
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
                     report, bins, root.integer("seed", 1), topology, fctByTraffic, PfcWatchdogLoader.read(root),
-                    readDeadlock(root)), schemes);
+                    readDeadlock(root), readModel(root)), schemes);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
@@ -399,12 +414,81 @@ public final class ScenarioLoader {
         }
     }
 
+    /**
+     * The model choices: the {@code model:} profile, then each option the scenario gives explicitly
+     * ({@code pfc.mode}, {@code ecn.at}, {@code cc.cnp}, {@code cc.rateDecreaseInterval}, {@code cc.ackEvery}).
+     */
+    static SimModel readModel(ConfigNode root) {
+        String profile = root.string("model", SimModel.PFCSWITCH);
+        SwitchModel sw;
+        HostModel host;
+        switch (profile) {
+            case SimModel.PFCSWITCH -> {
+                sw = SwitchModel.DEFAULT;
+                host = HostModel.DEFAULT;
+            }
+            case SimModel.NS3_DATACENTER -> {
+                sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE);
+                host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, NS3_RATE_DECREASE_INTERVAL,
+                        AckPolicy.PACKET);
+            }
+            default -> throw root.error("model", "expected " + SimModel.PFCSWITCH + " or " + SimModel.NS3_DATACENTER
+                    + ", got '" + profile + "'");
+        }
+        if (root.has("pfc") && root.child("pfc").has("mode")) {
+            ConfigNode pfc = root.child("pfc");
+            PfcPauseMode mode = PfcPauseMode.byYamlName(pfc.string("mode"));
+            if (mode == null) {
+                throw pfc.error("mode", "expected quanta or untilResume, got '" + pfc.string("mode") + "'");
+            }
+            sw = sw.withPfc(mode);
+            host = host.withPfc(mode);
+        }
+        if (root.has("ecn")) {
+            ConfigNode ecn = root.child("ecn").allowOnly("at");
+            EcnPoint at = EcnPoint.byYamlName(ecn.string("at"));
+            if (at == null) {
+                throw ecn.error("at", "expected enqueue, dequeue or afterDequeue, got '" + ecn.string("at") + "'");
+            }
+            sw = sw.withEcnAt(at);
+        }
+        if (root.has("cc")) {
+            ConfigNode cc = root.child("cc");
+            if (cc.has("cnp")) {
+                CnpPolicy p = CnpPolicy.byYamlName(cc.string("cnp"));
+                if (p == null) {
+                    throw cc.error("cnp", "expected perInterval or perMarkedPacket, got '" + cc.string("cnp") + "'");
+                }
+                host = host.withCnp(p);
+            }
+            if (cc.has("rateDecreaseInterval")) {
+                long ns = cc.nanos("rateDecreaseInterval");
+                if (ns < 0) {
+                    throw cc.error("rateDecreaseInterval", "must be >= 0 (0 = a rate cut per CNP), got " + ns + " ns");
+                }
+                host = host.withRateDecreaseInterval(ns);
+            }
+            if (cc.has("ackEvery")) {
+                AckPolicy a = AckPolicy.byYamlName(cc.string("ackEvery"));
+                if (a == null) {
+                    throw cc.error("ackEvery", "expected message or packet, got '" + cc.string("ackEvery") + "'");
+                }
+                host = host.withAck(a);
+            }
+        }
+        return new SimModel(profile, sw, host);
+    }
+
+    /** ns-3.39 rdma-hw's RateDecreaseInterval default (4 us), which the Reverie configs keep. */
+    private static final long NS3_RATE_DECREASE_INTERVAL = 4_000;
+
     private static DcqcnConfig readCc(ConfigNode root) {
         if (!root.has("cc")) {
             return DcqcnConfig.defaults();
         }
         ConfigNode cc = root.child("cc").allowOnly("mode", "g", "alphaInterval", "timer", "byteCounter",
-                "fastRecovery", "ai", "hai", "minRate", "cnpInterval", "initialAlpha");
+                "fastRecovery", "ai", "hai", "minRate", "cnpInterval", "initialAlpha", "cnp", "rateDecreaseInterval",
+                "ackEvery");
         String mode = cc.string("mode", "dcqcn");
         if (mode.equals("none")) {
             return DcqcnConfig.none();

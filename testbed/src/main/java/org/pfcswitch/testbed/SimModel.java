@@ -1,0 +1,30 @@
+package org.pfcswitch.testbed;
+
+import java.util.Objects;
+
+import org.pfcswitch.core.SwitchModel;
+
+/**
+ * A scenario's model choices where simulators differ: the switches' and the hosts' ({@code model:}
+ * and the per-option keys of a scenario file).
+ *
+ * @param profile  the profile the choices started from: {@code pfcswitch} (ours, the default) or
+ *                 {@code ns3-datacenter} (the ns-3.39 datacenter simulators' choices); options given
+ *                 explicitly in the scenario override it
+ * @param switches the switches' choices
+ * @param hosts    the NICs' choices
+ */
+public record SimModel(String profile, SwitchModel switches, HostModel hosts) {
+
+    public static final String PFCSWITCH = "pfcswitch";
+    public static final String NS3_DATACENTER = "ns3-datacenter";
+
+    /** pfcswitch's own choices. */
+    public static final SimModel DEFAULT = new SimModel(PFCSWITCH, SwitchModel.DEFAULT, HostModel.DEFAULT);
+
+    public SimModel {
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(switches, "switches");
+        Objects.requireNonNull(hosts, "hosts");
+    }
+}
