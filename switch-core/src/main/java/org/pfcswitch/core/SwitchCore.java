@@ -84,6 +84,9 @@ public final class SwitchCore {
     private final boolean[] senderIgnoresPfc;
     /** Where ECN-capable frames get their RED/ECN decision ({@link SwitchModel#ecnAt}). */
     private final EcnStage ecnStage;
+    /** How ECMP groups pick a member ({@link SwitchModel#ecmpHash}), with its seed. */
+    private final EcmpHash ecmpHash;
+    private final int ecmpSeed;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -104,6 +107,8 @@ public final class SwitchCore {
                       FrameSink sink, RandomSource random) {
         this.ports = config.ports();
         this.ecnStage = EcnStage.of(model.ecnAt());
+        this.ecmpHash = model.ecmpHash();
+        this.ecmpSeed = model.ecmpSeed();
         this.memory = memory;
         this.bytes = memory.bytes();
         this.allocator = allocator;
@@ -134,7 +139,7 @@ public final class SwitchCore {
                 watchdog = new PfcWatchdog(config.pfcwd(), ports, pfcLink.pauses(), timers, 2 * ports, counters);
                 pfcLink.watchdog(watchdog);
             }
-            this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
+            this.scheduler = model.scheduling().create(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         this.classifier = config.classifier();
         this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
@@ -240,7 +245,7 @@ public final class SwitchCore {
      */
     private int route(long dst) {
         if (!ecmp.isEmpty()) {
-            int port = ecmp.lookup(dst, parsed.flowHash());
+            int port = ecmp.lookup(dst, ecmpHash.hash(parsed, ecmpSeed));
             if (port != EcmpRoutes.NO_ROUTE) {
                 return port;
             }
