@@ -13,18 +13,21 @@ import org.pfcswitch.core.SwitchModel;
  *                 explicitly in the scenario override it
  * @param switches the switches' choices
  * @param hosts    the NICs' choices
+ * @param headroom which queues of every switch have headroom set aside
  */
-public record SimModel(String profile, SwitchModel switches, HostModel hosts) {
+public record SimModel(String profile, SwitchModel switches, HostModel hosts, HeadroomQueues headroom) {
 
     public static final String PFCSWITCH = "pfcswitch";
     public static final String NS3_DATACENTER = "ns3-datacenter";
 
     /** pfcswitch's own choices. */
-    public static final SimModel DEFAULT = new SimModel(PFCSWITCH, SwitchModel.DEFAULT, HostModel.DEFAULT);
+    public static final SimModel DEFAULT = new SimModel(PFCSWITCH, SwitchModel.DEFAULT, HostModel.DEFAULT,
+            HeadroomQueues.LOSSLESS);
 
     public SimModel {
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(switches, "switches");
         Objects.requireNonNull(hosts, "hosts");
+        Objects.requireNonNull(headroom, "headroom");
     }
 }

@@ -314,6 +314,7 @@ public final class Testbed implements Hosts {
         private int controlPriority = 6;
         private SwitchModel switchModel = SwitchModel.DEFAULT;
         private HostModel hostModel = HostModel.DEFAULT;
+        private HeadroomQueues headroomQueues = HeadroomQueues.LOSSLESS;
         private final int[] cloneSource;
         private final boolean[] ignoresPfc;
         private final ClonePfc[] clonePfc;
@@ -405,6 +406,8 @@ public final class Testbed implements Hosts {
         public Builder switchModel(SwitchModel m) { switchModel = java.util.Objects.requireNonNull(m); return this; }
         /** Model choices of every host's NIC ({@link HostModel#DEFAULT}: pfcswitch's own). */
         public Builder hostModel(HostModel m) { hostModel = java.util.Objects.requireNonNull(m); return this; }
+        /** Which queues of every switch have headroom set aside ({@link HeadroomQueues#LOSSLESS} by default). */
+        public Builder headroomQueues(HeadroomQueues h) { headroomQueues = java.util.Objects.requireNonNull(h); return this; }
 
         public Testbed build() {
             if (payloadMtu < 256 || payloadMtu > 4096) {
@@ -437,7 +440,7 @@ public final class Testbed implements Hosts {
             for (int i = 1; i < hostCount; i++) {
                 mmu.port(rateBps[i], delayNanos[i]);
             }
-            MmuConfig mmuConfig = mmu.build();
+            MmuConfig mmuConfig = headroomQueues.apply(mmu.build());
             CoreConfig.Builder cb = CoreConfig.builder(mmuConfig).learning(false);
             List<Long> macs = new ArrayList<>();
             for (int i = 0; i < hostCount; i++) {
@@ -447,6 +450,7 @@ public final class Testbed implements Hosts {
                 // a clone with pfc: ignore has no sender behind it that a PAUSE could stop
                 cb.senderIgnoresPfc(i, ignoresPfc[i] || cloneSource[i] >= 0 && clonePfc[i] == ClonePfc.IGNORE);
             }
+            cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
             coreSettings.accept(cb);
             CoreConfig coreConfig = cb.build();
 
@@ -516,7 +520,7 @@ public final class Testbed implements Hosts {
                     mmu.port(fabric.bps(), fabric.delayNanos());
                     uplinks[s] = perLeaf + s;
                 }
-                MmuConfig m = mmu.build();
+                MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < hostCount; h++) {
@@ -527,17 +531,19 @@ public final class Testbed implements Hosts {
                         cb.ecmpGroup(hostMac(h), uplinks);
                     }
                 }
+                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
                 configs[l] = cb.build();
             }
             for (int s = 0; s < spines; s++) {
                 mmu.ports(leaves, fabric.bps(), fabric.delayNanos());
-                MmuConfig m = mmu.build();
+                MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < hostCount; h++) {
                     cb.staticMac(hostMac(h), h / perLeaf);
                 }
+                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
                 configs[leaves + s] = cb.build();
             }
@@ -615,7 +621,7 @@ public final class Testbed implements Hosts {
                 mmu.ports(1, rateBps[i], delayNanos[i]);
                 mmu.port(fabric.bps(), fabric.delayNanos());
                 mmu.port(fabric.bps(), fabric.delayNanos());
-                MmuConfig m = mmu.build();
+                MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < n; h++) {
@@ -624,6 +630,7 @@ public final class Testbed implements Hosts {
                     cb.staticMac(hostMac(h), port);
                 }
                 cb.senderIgnoresPfc(0, ignoresPfc[i]);
+                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
                 configs[i] = cb.build();
             }

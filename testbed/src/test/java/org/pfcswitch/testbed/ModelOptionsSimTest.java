@@ -117,6 +117,29 @@ class ModelOptionsSimTest {
         return log.stream().filter(e -> e.quanta == 0).count();
     }
 
+    // ------------------------------------------------------------------ g. headroom on queue 0
+
+    @Test
+    void headroomOnQueue0TakesOneQueuesHeadroomPerPortOutOfEverySwitchsBuffer() {
+        long total = 2L << 20;
+        for (HeadroomQueues h : HeadroomQueues.values()) {
+            Testbed tb = Testbed.leafSpine(2, 2, 2).links(RATE, 1_000)
+                    .mmu(MmuConfig.builder().totalBytes(total).scheme("dt").losslessPriorityMask(1 << 3))
+                    .headroomQueues(h).build();
+            for (int sw = 0; sw < 4; sw++) {
+                MmuConfig m = tb.core(sw).mmu().config();
+                long perPort = 0;
+                for (int p = 0; p < m.portCount(); p++) {
+                    perPort += m.headroomBytes(p);
+                }
+                assertEquals(h == HeadroomQueues.LOSSLESS ? total : total - perPort, m.totalBytes(), h.yamlName());
+                long shared = tb.core(sw).mmu().scheme().layout().sharedPool();
+                assertEquals(h == HeadroomQueues.LOSSLESS ? total - perPort - m.portCount() * 3072L : total - 2 * perPort - m.portCount() * 3072L,
+                        shared, "the lossless queue's headroom and private bytes, and queue 0's under " + h.yamlName());
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ d. ACK per packet
 
     @Test

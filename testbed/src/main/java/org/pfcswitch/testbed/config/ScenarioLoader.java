@@ -8,12 +8,15 @@ import java.util.Map;
 
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.core.EcmpHash;
 import org.pfcswitch.core.EcnPoint;
 import org.pfcswitch.core.PfcPauseMode;
+import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.testbed.AckPolicy;
 import org.pfcswitch.testbed.CnpPolicy;
 import org.pfcswitch.testbed.DcqcnConfig;
+import org.pfcswitch.testbed.HeadroomQueues;
 import org.pfcswitch.testbed.HostModel;
 import org.pfcswitch.testbed.SimModel;
 import org.pfcswitch.testbed.FlowSizeCdf;
@@ -53,8 +56,12 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *                                #   (a CNP arms a check run every 4 us); ackEvery: message (default) | packet
  * pfc: {pauseQuanta: 65535, mode: quanta}   # quanta (default: pauses expire, XOFF refreshed at half the
  *                                #   time) | untilResume (a pause lasts until its XON; one XOFF per episode)
+ *                                # headroomQueues: lossless (default) | losslessAndQueue0 (one more queue's
+ *                                #   headroom per port set aside, unused, as ns-3 does for its queue 0)
  * ecn: {at: dequeue}             # dequeue (default: as the frame leaves, on the queue still holding it) |
  *                                #   afterDequeue (on the queue after its removal) | enqueue (on admission)
+ * scheduler: strict              # strict (default: strict priority on every port) | roundRobin (the ACK/CNP
+ *                                #   priority strict, every other queue one frame per turn, as ns-3)
  * hosts:                         # in switch-port order; count: n makes name0..name(n-1)
  *   - {name: H, count: 30, speed: 100G, delay: 9us}
  *   - {name: R1, speed: 100G, delay: 1us}
@@ -67,6 +74,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   hostDelay: 1us
  *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
  *   fabricDelay: 1us
+ *   ecmp: {hash: flow, seed: 0} # model option: flow (default: 5-tuple + QP, unseeded) | fiveTuple (murmur3 of
+ *                                #   IPs and UDP ports, as ns-3); seed: a number or perSwitch (the switch's index)
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
  * traffic:                       # by name; kinds: flow, incast, poisson, replay
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
@@ -113,7 +122,8 @@ public final class ScenarioLoader {
     public record Loaded(Scenario scenario, List<String> schemes) {}
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
-            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn"};
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn",
+            "scheduler"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -209,7 +219,8 @@ public final class ScenarioLoader {
         DcqcnConfig cc = readCc(root);
         int quanta = 65535;
         if (root.has("pfc")) {
-            quanta = root.child("pfc").allowOnly("pauseQuanta", "mode").integer("pauseQuanta", 65535, 1, 65535);
+            quanta = root.child("pfc").allowOnly("pauseQuanta", "mode", "headroomQueues").integer("pauseQuanta", 65535, 1,
+                    65535);
         }
         List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration);
         List<Integer> report = new ArrayList<>();
@@ -270,7 +281,8 @@ public final class ScenarioLoader {
         if (!kind.equals("leafSpine")) {
             throw t.error("kind", "expected leafSpine, ring or single, got '" + kind + "'");
         }
-        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay");
+        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay",
+                "ecmp");
         if (root.has("hosts")) {
             throw root.error("hosts", "a leaf-spine topology makes its own hosts (L0H0, L0H1, ...); remove hosts:");
         }
@@ -422,15 +434,19 @@ public final class ScenarioLoader {
         String profile = root.string("model", SimModel.PFCSWITCH);
         SwitchModel sw;
         HostModel host;
+        HeadroomQueues headroom;
         switch (profile) {
             case SimModel.PFCSWITCH -> {
                 sw = SwitchModel.DEFAULT;
                 host = HostModel.DEFAULT;
+                headroom = HeadroomQueues.LOSSLESS;
             }
             case SimModel.NS3_DATACENTER -> {
-                sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE);
+                sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
+                        Scheduling.ROUND_ROBIN);
                 host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, NS3_RATE_DECREASE_INTERVAL,
                         AckPolicy.PACKET);
+                headroom = HeadroomQueues.LOSSLESS_AND_QUEUE0;
             }
             default -> throw root.error("model", "expected " + SimModel.PFCSWITCH + " or " + SimModel.NS3_DATACENTER
                     + ", got '" + profile + "'");
@@ -444,6 +460,14 @@ public final class ScenarioLoader {
             sw = sw.withPfc(mode);
             host = host.withPfc(mode);
         }
+        if (root.has("pfc") && root.child("pfc").has("headroomQueues")) {
+            ConfigNode pfc = root.child("pfc");
+            headroom = HeadroomQueues.byYamlName(pfc.string("headroomQueues"));
+            if (headroom == null) {
+                throw pfc.error("headroomQueues", "expected lossless or losslessAndQueue0, got '"
+                        + pfc.string("headroomQueues") + "'");
+            }
+        }
         if (root.has("ecn")) {
             ConfigNode ecn = root.child("ecn").allowOnly("at");
             EcnPoint at = EcnPoint.byYamlName(ecn.string("at"));
@@ -451,6 +475,30 @@ public final class ScenarioLoader {
                 throw ecn.error("at", "expected enqueue, dequeue or afterDequeue, got '" + ecn.string("at") + "'");
             }
             sw = sw.withEcnAt(at);
+        }
+        if (root.has("scheduler")) {
+            Scheduling s = Scheduling.byYamlName(root.string("scheduler"));
+            if (s == null) {
+                throw root.error("scheduler", "expected strict or roundRobin, got '" + root.string("scheduler") + "'");
+            }
+            sw = sw.withScheduling(s);
+        }
+        if (root.has("topology") && root.child("topology").has("ecmp")) {
+            ConfigNode e = root.child("topology").child("ecmp").allowOnly("hash", "seed");
+            EcmpHash hash = sw.ecmpHash();
+            if (e.has("hash")) {
+                hash = EcmpHash.byYamlName(e.string("hash"));
+                if (hash == null) {
+                    throw e.error("hash", "expected flow or fiveTuple, got '" + e.string("hash") + "'");
+                }
+            }
+            int seed = sw.ecmpSeed();
+            boolean perSwitch = sw.seedPerSwitch();
+            if (e.has("seed")) {
+                perSwitch = "perSwitch".equals(e.string("seed"));
+                seed = perSwitch ? 0 : e.integer("seed", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            }
+            sw = sw.withEcmp(hash, seed, perSwitch);
         }
         if (root.has("cc")) {
             ConfigNode cc = root.child("cc");
@@ -476,7 +524,7 @@ public final class ScenarioLoader {
                 host = host.withAck(a);
             }
         }
-        return new SimModel(profile, sw, host);
+        return new SimModel(profile, sw, host, headroom);
     }
 
     /** ns-3.39 rdma-hw's RateDecreaseInterval default (4 us), which the Reverie configs keep. */

@@ -11,11 +11,14 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pfcswitch.core.EcmpHash;
 import org.pfcswitch.core.EcnPoint;
 import org.pfcswitch.core.PfcPauseMode;
+import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.testbed.AckPolicy;
 import org.pfcswitch.testbed.CnpPolicy;
+import org.pfcswitch.testbed.HeadroomQueues;
 import org.pfcswitch.testbed.HostModel;
 import org.pfcswitch.testbed.SimModel;
 
@@ -52,21 +55,25 @@ class ModelOptionsLoaderTest {
     void theNs3ProfileSelectsEveryOptionTogether() throws IOException {
         SimModel m = load("model: ns3-datacenter\n");
         assertEquals(SimModel.NS3_DATACENTER, m.profile());
-        assertEquals(new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE), m.switches());
+        assertEquals(new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
+                Scheduling.ROUND_ROBIN), m.switches());
         assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, 4_000, AckPolicy.PACKET),
                 m.hosts());
+        assertEquals(HeadroomQueues.LOSSLESS_AND_QUEUE0, m.headroom());
     }
 
     @Test
     void anExplicitOptionOverridesTheProfile() throws IOException {
         SimModel m = load("""
                 model: ns3-datacenter
-                pfc: {mode: quanta}
+                pfc: {mode: quanta, headroomQueues: lossless}
                 ecn: {at: enqueue}
+                scheduler: strict
                 cc: {cnp: perInterval, rateDecreaseInterval: 0, ackEvery: message}
                 """);
-        assertEquals(new SwitchModel(PfcPauseMode.QUANTA, EcnPoint.ENQUEUE), m.switches());
+        assertEquals(new SwitchModel(PfcPauseMode.QUANTA, EcnPoint.ENQUEUE, EcmpHash.FIVE_TUPLE, 0, true), m.switches());
         assertEquals(HostModel.DEFAULT, m.hosts());
+        assertEquals(HeadroomQueues.LOSSLESS, m.headroom());
         SimModel one = load("model: ns3-datacenter\n", "model=ns3-datacenter");
         assertEquals(EcnPoint.AFTER_DEQUEUE, one.switches().ecnAt());
         SimModel set = load("pfc: {pauseQuanta: 100}\ncc: {mode: dcqcn}\n", "pfc.mode=untilResume",
@@ -78,12 +85,36 @@ class ModelOptionsLoaderTest {
     }
 
     @Test
+    void theEcmpHashIsALeafSpineOption() throws IOException {
+        String leafSpine = BASE.replace("""
+                hosts:
+                  - {name: H, count: 2, speed: 100G, delay: 1us}
+                """, """
+                topology: {kind: leafSpine, leaves: 2, spines: 2, hostsPerLeaf: 1, hostSpeed: 100G, hostDelay: 1us,
+                           ecmp: %s}
+                """).replace("to: H1", "to: L1H0").replace("from: H0", "from: L0H0");
+        Path f = dir.resolve("ls.yaml");
+        Files.writeString(f, leafSpine.formatted("{hash: fiveTuple, seed: 7}"));
+        SwitchModel sw = ScenarioLoader.load(f, List.of()).scenario().model().switches();
+        assertEquals(new SwitchModel(PfcPauseMode.QUANTA, EcnPoint.DEQUEUE, EcmpHash.FIVE_TUPLE, 7, false), sw);
+        assertEquals(sw, sw.forSwitch(3));
+        Files.writeString(f, leafSpine.formatted("{seed: perSwitch}"));
+        sw = ScenarioLoader.load(f, List.of()).scenario().model().switches();
+        assertEquals(3, sw.forSwitch(3).ecmpSeed());
+        Files.writeString(f, leafSpine.formatted("{hash: crc}"));
+        ConfigException e = assertThrows(ConfigException.class, () -> ScenarioLoader.load(f, List.of()));
+        assertTrue(e.getMessage().contains("topology.ecmp.hash") && e.getMessage().contains("fiveTuple"), e.getMessage());
+    }
+
+    @Test
     void aBadValueIsAnErrorNamingItsField() {
         assertError("model: ns3\n", "model", "ns3-datacenter");
         assertError("pfc: {mode: forever}\n", "pfc.mode", "untilResume");
         assertError("ecn: {at: sometimes}\n", "ecn.at", "afterDequeue");
         assertError("ecn: {when: dequeue}\n", "ecn", "when");
         assertError("cc: {cnp: always}\n", "cc.cnp", "perMarkedPacket");
+        assertError("scheduler: fair\n", "scheduler", "roundRobin");
+        assertError("pfc: {headroomQueues: all}\n", "pfc.headroomQueues", "losslessAndQueue0");
         assertError("cc: {ackEvery: byte}\n", "cc.ackEvery", "packet");
         assertError("cc: {rateDecreaseInterval: soon}\n", "cc.rateDecreaseInterval", "");
     }
