@@ -30,4 +30,17 @@ public record SimModel(String profile, SwitchModel switches, HostModel hosts, He
         Objects.requireNonNull(hosts, "hosts");
         Objects.requireNonNull(headroom, "headroom");
     }
+
+    /** One line naming the profile and every choice, in the scenario file's terms (for reports). */
+    public String describe() {
+        SwitchModel s = switches;
+        return profile + " (pfc.mode " + s.pfc().yamlName() + ", ecn.at " + s.ecnAt().yamlName() + ", scheduler "
+                + s.scheduling().yamlName() + ", ecmp " + s.ecmpHash().yamlName()
+                + (s.ecmpHash() == org.pfcswitch.core.EcmpHash.FLOW ? "" : " seed " + (s.seedPerSwitch() ? "perSwitch"
+                : String.valueOf(s.ecmpSeed())))
+                + ", pfc.headroomQueues " + headroom.yamlName() + ", cc.cnp " + hosts.cnp().yamlName()
+                + ", cc.rateDecreaseInterval " + (hosts.rateDecreaseIntervalNanos() == 0 ? "0"
+                : hosts.rateDecreaseIntervalNanos() + "ns") + ", cc.ackEvery " + hosts.ack().yamlName()
+                + (hosts.pfc() == s.pfc() ? "" : ", hosts' pfc.mode " + hosts.pfc().yamlName()) + ")";
+    }
 }
