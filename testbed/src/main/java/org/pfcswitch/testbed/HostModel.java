@@ -12,12 +12,24 @@ import org.pfcswitch.core.PfcPauseMode;
  * @param rateDecreaseIntervalNanos 0: the sender cuts its rate on each CNP (the default); > 0: a CNP
  *                                  only arms a rate-decrease check run every this many ns ({@link CheckedDcqcn})
  * @param ack                       which data packets the receiver ACKs ({@link AckPolicy})
+ * @param controlPriority           the priority of ACKs and CNPs (DSCP 8 × it): 6 by default, above data as
+ *                                  NICs send CNPs; the ns-3 datacenter examples without ACK_HIGH_PRIO put them
+ *                                  in the data's queue (3), paused and admitted with the data
  */
-public record HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseIntervalNanos, AckPolicy ack) {
+public record HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseIntervalNanos, AckPolicy ack,
+                        int controlPriority) {
 
-    /** What pfcswitch's hosts do: quanta, one CNP per QP per interval, a cut per CNP, an ACK per message. */
+    /** pfcswitch's ACK and CNP priority. */
+    public static final int CONTROL_PRIORITY = 6;
+
+    /** What pfcswitch's hosts do: quanta, one CNP per QP per interval, a cut per CNP, an ACK per message, priority 6. */
     public static final HostModel DEFAULT = new HostModel(PfcPauseMode.QUANTA, CnpPolicy.PER_INTERVAL, 0,
             AckPolicy.MESSAGE);
+
+    /** With ACKs and CNPs on priority 6. */
+    public HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseIntervalNanos, AckPolicy ack) {
+        this(pfc, cnp, rateDecreaseIntervalNanos, ack, CONTROL_PRIORITY);
+    }
 
     public HostModel {
         Objects.requireNonNull(pfc, "pfc");
@@ -27,10 +39,14 @@ public record HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseInterv
             throw new IllegalArgumentException("cc.rateDecreaseInterval must be >= 0 (0 = a cut per CNP), got "
                     + rateDecreaseIntervalNanos + " ns");
         }
+        if (controlPriority < 0 || controlPriority > 7) {
+            throw new IllegalArgumentException("cc.controlPriority must be 0..7, got " + controlPriority);
+        }
     }
 
-    public HostModel withPfc(PfcPauseMode m) { return new HostModel(m, cnp, rateDecreaseIntervalNanos, ack); }
-    public HostModel withCnp(CnpPolicy p) { return new HostModel(pfc, p, rateDecreaseIntervalNanos, ack); }
-    public HostModel withRateDecreaseInterval(long ns) { return new HostModel(pfc, cnp, ns, ack); }
-    public HostModel withAck(AckPolicy a) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, a); }
+    public HostModel withPfc(PfcPauseMode m) { return new HostModel(m, cnp, rateDecreaseIntervalNanos, ack, controlPriority); }
+    public HostModel withCnp(CnpPolicy p) { return new HostModel(pfc, p, rateDecreaseIntervalNanos, ack, controlPriority); }
+    public HostModel withRateDecreaseInterval(long ns) { return new HostModel(pfc, cnp, ns, ack, controlPriority); }
+    public HostModel withAck(AckPolicy a) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, a, controlPriority); }
+    public HostModel withControlPriority(int p) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, ack, p); }
 }

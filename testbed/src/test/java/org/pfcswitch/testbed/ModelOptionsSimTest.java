@@ -152,7 +152,22 @@ class ModelOptionsSimTest {
             tb.runUntil(1_000_000);
             assertTrue(tb.records().completed(id));
             assertEquals(ack == AckPolicy.PACKET ? 100 : 1, tb.host(1).acksSent(), ack.yamlName());
+            assertEquals(ack == AckPolicy.PACKET ? 100 : 1, tb.core().counters().rxFrames[1 * 8 + 6], "ACKs on priority 6");
         }
+    }
+
+    /** ns-3 without ACK_HIGH_PRIO: ACKs travel in the data's lossless queue, admitted by the MMU and paused with it. */
+    @Test
+    void acksOnTheDataPriorityShareItsLosslessQueue() {
+        Testbed tb = Testbed.singleSwitch(2).links(RATE, 1_000).payloadMtu(1000)
+                .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
+                .hostModel(HostModel.DEFAULT.withAck(AckPolicy.PACKET).withControlPriority(3)).controlPriority(3).build();
+        int id = tb.addFlow(0, 1, 3, 100_000, 0);
+        tb.runUntil(1_000_000);
+        assertTrue(tb.records().completed(id));
+        assertEquals(100, tb.core().counters().rxFrames[1 * 8 + 3], "the receiver's ACKs arrive on priority 3");
+        assertEquals(0, tb.core().counters().rxFrames[1 * 8 + 6]);
+        assertEquals(200, tb.core().mmu().admittedPackets(), "data and ACKs both admitted into the lossless queues");
     }
 
     // ------------------------------------------------------------------ b. CNP per marked packet

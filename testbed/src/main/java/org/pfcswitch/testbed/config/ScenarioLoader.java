@@ -53,7 +53,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *                                #   g, alphaInterval, timer, byteCounter, fastRecovery, ai, hai, minRate, cnpInterval
  *                                # model options: cnp: perInterval (one per QP per cnpInterval, default) |
  *                                #   perMarkedPacket; rateDecreaseInterval: 0 (a cut per CNP, default) | 4us
- *                                #   (a CNP arms a check run every 4 us); ackEvery: message (default) | packet
+ *                                #   (a CNP arms a check run every 4 us); ackEvery: message (default) | packet;
+ *                                #   controlPriority: 6 (default; ACKs and CNPs, strict above data) | 0..7
  * pfc: {pauseQuanta: 65535, mode: quanta}   # quanta (default: pauses expire, XOFF refreshed at half the
  *                                #   time) | untilResume (a pause lasts until its XON; one XOFF per episode)
  *                                # headroomQueues: lossless (default) | losslessAndQueue0 (one more queue's
@@ -445,7 +446,7 @@ public final class ScenarioLoader {
                 sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
                         Scheduling.ROUND_ROBIN);
                 host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, NS3_RATE_DECREASE_INTERVAL,
-                        AckPolicy.PACKET);
+                        AckPolicy.PACKET, NS3_ACK_PRIORITY);
                 headroom = HeadroomQueues.LOSSLESS_AND_QUEUE0;
             }
             default -> throw root.error("model", "expected " + SimModel.PFCSWITCH + " or " + SimModel.NS3_DATACENTER
@@ -523,9 +524,15 @@ public final class ScenarioLoader {
                 }
                 host = host.withAck(a);
             }
+            if (cc.has("controlPriority")) {
+                host = host.withControlPriority(cc.integer("controlPriority", HostModel.CONTROL_PRIORITY, 0, 7));
+            }
         }
         return new SimModel(profile, sw, host, headroom);
     }
+
+    /** The queue ns-3's hosts and switches put ACKs in without ACK_HIGH_PRIO (the Reverie configs): the data's, 3. */
+    private static final int NS3_ACK_PRIORITY = 3;
 
     /** ns-3.39 rdma-hw's RateDecreaseInterval default (4 us), which the Reverie configs keep. */
     private static final long NS3_RATE_DECREASE_INTERVAL = 4_000;
@@ -536,7 +543,7 @@ public final class ScenarioLoader {
         }
         ConfigNode cc = root.child("cc").allowOnly("mode", "g", "alphaInterval", "timer", "byteCounter",
                 "fastRecovery", "ai", "hai", "minRate", "cnpInterval", "initialAlpha", "cnp", "rateDecreaseInterval",
-                "ackEvery");
+                "ackEvery", "controlPriority");
         String mode = cc.string("mode", "dcqcn");
         if (mode.equals("none")) {
             return DcqcnConfig.none();

@@ -57,8 +57,9 @@ class ModelOptionsLoaderTest {
         assertEquals(SimModel.NS3_DATACENTER, m.profile());
         assertEquals(new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
                 Scheduling.ROUND_ROBIN), m.switches());
-        assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, 4_000, AckPolicy.PACKET),
+        assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, 4_000, AckPolicy.PACKET, 3),
                 m.hosts());
+        assertTrue(m.describe().startsWith("ns3-datacenter (pfc.mode untilResume, ecn.at afterDequeue,"), m.describe());
         assertEquals(HeadroomQueues.LOSSLESS_AND_QUEUE0, m.headroom());
     }
 
@@ -69,7 +70,7 @@ class ModelOptionsLoaderTest {
                 pfc: {mode: quanta, headroomQueues: lossless}
                 ecn: {at: enqueue}
                 scheduler: strict
-                cc: {cnp: perInterval, rateDecreaseInterval: 0, ackEvery: message}
+                cc: {cnp: perInterval, rateDecreaseInterval: 0, ackEvery: message, controlPriority: 6}
                 """);
         assertEquals(new SwitchModel(PfcPauseMode.QUANTA, EcnPoint.ENQUEUE, EcmpHash.FIVE_TUPLE, 0, true), m.switches());
         assertEquals(HostModel.DEFAULT, m.hosts());
@@ -114,6 +115,7 @@ class ModelOptionsLoaderTest {
         assertError("ecn: {when: dequeue}\n", "ecn", "when");
         assertError("cc: {cnp: always}\n", "cc.cnp", "perMarkedPacket");
         assertError("scheduler: fair\n", "scheduler", "roundRobin");
+        assertError("cc: {controlPriority: 9}\n", "cc.controlPriority", "7");
         assertError("pfc: {headroomQueues: all}\n", "pfc.headroomQueues", "losslessAndQueue0");
         assertError("cc: {ackEvery: byte}\n", "cc.ackEvery", "packet");
         assertError("cc: {rateDecreaseInterval: soon}\n", "cc.rateDecreaseInterval", "");
