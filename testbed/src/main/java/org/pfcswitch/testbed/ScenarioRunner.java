@@ -264,7 +264,6 @@ public final class ScenarioRunner {
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()))
                 .switchModel(s.model().switches()).hostModel(s.model().hosts())
-                .controlPriority(s.model().hosts().controlPriority())
                 .headroomQueues(s.model().headroom());
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);

@@ -404,8 +404,15 @@ public final class Testbed implements Hosts {
         public Builder controlPriority(int p) { controlPriority = p; return this; }
         /** Model choices of every switch ({@link SwitchModel#DEFAULT}: pfcswitch's own). */
         public Builder switchModel(SwitchModel m) { switchModel = java.util.Objects.requireNonNull(m); return this; }
-        /** Model choices of every host's NIC ({@link HostModel#DEFAULT}: pfcswitch's own). */
-        public Builder hostModel(HostModel m) { hostModel = java.util.Objects.requireNonNull(m); return this; }
+        /**
+         * Model choices of every host's NIC ({@link HostModel#DEFAULT}: pfcswitch's own); sets the
+         * {@link #controlPriority} to the model's too (a later {@code controlPriority} call wins).
+         */
+        public Builder hostModel(HostModel m) {
+            hostModel = java.util.Objects.requireNonNull(m);
+            controlPriority = m.controlPriority();
+            return this;
+        }
         /** Which queues of every switch have headroom set aside ({@link HeadroomQueues#LOSSLESS} by default). */
         public Builder headroomQueues(HeadroomQueues h) { headroomQueues = java.util.Objects.requireNonNull(h); return this; }
 

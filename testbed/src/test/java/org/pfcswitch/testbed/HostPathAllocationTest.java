@@ -28,7 +28,6 @@ class HostPathAllocationTest {
                     org.pfcswitch.core.Scheduling.ROUND_ROBIN))
                     .hostModel(new HostModel(org.pfcswitch.core.PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET,
                             4_000, AckPolicy.PACKET, 3))
-                    .controlPriority(3)
                     .headroomQueues(HeadroomQueues.LOSSLESS_AND_QUEUE0);
         }
         Testbed tb = b.build();

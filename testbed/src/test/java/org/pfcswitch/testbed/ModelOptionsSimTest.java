@@ -161,7 +161,7 @@ class ModelOptionsSimTest {
     void acksOnTheDataPriorityShareItsLosslessQueue() {
         Testbed tb = Testbed.singleSwitch(2).links(RATE, 1_000).payloadMtu(1000)
                 .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
-                .hostModel(HostModel.DEFAULT.withAck(AckPolicy.PACKET).withControlPriority(3)).controlPriority(3).build();
+                .hostModel(HostModel.DEFAULT.withAck(AckPolicy.PACKET).withControlPriority(3)).build();
         int id = tb.addFlow(0, 1, 3, 100_000, 0);
         tb.runUntil(1_000_000);
         assertTrue(tb.records().completed(id));
