@@ -9,9 +9,9 @@ import java.util.function.Consumer;
 import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
-import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.core.LineRate;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 
