@@ -108,6 +108,16 @@ class ModelOptionsLoaderTest {
     }
 
     @Test
+    void theShippedScenarioLoadsUnderEitherModel() {
+        Path shipped = Path.of("..", "testbed-configs", "scenarios", "ns3-model-options.yaml");
+        assertEquals(SimModel.DEFAULT, ScenarioLoader.load(shipped, List.of()).scenario().model());
+        assertEquals(SimModel.NS3_DATACENTER,
+                ScenarioLoader.load(shipped, List.of("model=ns3-datacenter")).scenario().model().profile());
+        assertEquals(EcnPoint.AFTER_DEQUEUE,
+                ScenarioLoader.load(shipped, List.of("ecn={at: afterDequeue}")).scenario().model().switches().ecnAt());
+    }
+
+    @Test
     void aBadValueIsAnErrorNamingItsField() {
         assertError("model: ns3\n", "model", "ns3-datacenter");
         assertError("pfc: {mode: forever}\n", "pfc.mode", "untilResume");
