@@ -12,18 +12,19 @@ import org.pfcswitch.codec.MacControl;
  * bands of queues (priority classes) served in strict order, the first band first. The DRR
  * visit state (the queue being visited and whether it got its quantum for this visit) persists
  * between calls, because the core dequeues one frame at a time as the line frees.
+ * {@link RoundRobin} replaces the DRR by one frame per queue per turn ({@link Scheduling#ROUND_ROBIN}).
  */
-final class EgressScheduler {
+class EgressScheduler {
 
-    private final int queuesPerPort;
-    private final int[] strictMask;   // by port
+    final int queuesPerPort;
+    final int[] strictMask;           // by port
     private final int[] bands;        // DRR only among the first of these masks with an eligible queue
     private final int[] quantum;      // by port * queuesPerPort + queue
     private final long[] deficit;     // by port * queuesPerPort + queue
     private final int[] cursor;       // by port: queue being visited
     private final boolean[] credited; // by port: the visited queue got its quantum this visit
 
-    private EgressScheduler(int ports, int queuesPerPort, int[] bands) {
+    EgressScheduler(int ports, int queuesPerPort, int[] bands) {
         this.queuesPerPort = queuesPerPort;
         this.bands = bands.clone();
         strictMask = new int[ports];
@@ -35,7 +36,15 @@ final class EgressScheduler {
 
     /** One policy per port over the eight priority queues. */
     static EgressScheduler perPriority(SchedulerPolicy[] policies) {
-        EgressScheduler s = new EgressScheduler(policies.length, MacControl.PRIORITIES, new int[] {-1});
+        return configure(new EgressScheduler(policies.length, MacControl.PRIORITIES, new int[] {-1}), policies);
+    }
+
+    /** The ports' strict queues as {@code policies} say, every other queue served one frame per turn. */
+    static EgressScheduler roundRobin(SchedulerPolicy[] policies) {
+        return configure(new RoundRobin(policies.length), policies);
+    }
+
+    private static EgressScheduler configure(EgressScheduler s, SchedulerPolicy[] policies) {
         for (int p = 0; p < policies.length; p++) {
             s.strictMask[p] = policies[p].strictMask();
             for (int q = 0; q < MacControl.PRIORITIES; q++) {
@@ -90,6 +99,37 @@ final class EgressScheduler {
             q = q + 1 == queuesPerPort ? 0 : q + 1;
             credited[port] = false;
         }
+    }
+
+    /**
+     * Packet round robin among the non-strict queues (the ns-3 datacenter simulators' switch queue,
+     * {@code DequeueRR}): after the strict queues, the first eligible queue after the one served last
+     * sends one frame, whatever its length; no deficit is kept.
+     */
+    static final class RoundRobin extends EgressScheduler {
+        private final int[] last;          // by port: the non-strict queue served last
+
+        RoundRobin(int ports) {
+            super(ports, MacControl.PRIORITIES, new int[] {-1});
+            last = new int[ports];
+        }
+
+        @Override
+        int pick(int port, int eligible, EgressQueues queues, PacketSlots slots) {
+            int strict = eligible & strictMask[port];
+            if (strict != 0) {
+                return 31 - Integer.numberOfLeadingZeros(strict);
+            }
+            int q = last[port];
+            do {
+                q = q + 1 == queuesPerPort ? 0 : q + 1;
+            } while ((eligible >>> q & 1) == 0);          // terminates: eligible is not 0
+            last[port] = q;
+            return q;
+        }
+
+        @Override
+        void onDequeued(int port, int queue, int frameBytes, boolean queueNowEmpty) {}
     }
 
     /** Charges a dequeued frame to its queue; strict queues keep no deficit. */

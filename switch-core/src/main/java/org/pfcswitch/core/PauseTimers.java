@@ -11,6 +11,8 @@ import org.pfcswitch.codec.MacControl;
  *
  * <p>Also keeps the paused time per (port, priority) for the counters. Used by the switch core
  * for its egress ports and by emulated hosts for their NIC, so both honour PFC identically.
+ * Under {@link PfcPauseMode#UNTIL_RESUME} a non-zero time pauses until a frame with time 0
+ * (the pause ends at {@link DeadlineHeap#NEVER} meanwhile).
  */
 public final class PauseTimers {
 
@@ -20,8 +22,15 @@ public final class PauseTimers {
     private final long[] until;        // by port * 8 + priority: no new frame before this time
     private final long[] since;        // start of the current (or last) pause episode
     private final long[] completed;    // nanoseconds paused in episodes that ended
+    private final PfcPauseMode mode;
 
+    /** Pauses of {@code quanta × 512} bit times ({@link PfcPauseMode#QUANTA}). */
     public PauseTimers(long[] speedBpsByPort) {
+        this(speedBpsByPort, PfcPauseMode.QUANTA);
+    }
+
+    public PauseTimers(long[] speedBpsByPort, PfcPauseMode mode) {
+        this.mode = mode;
         this.speedBps = speedBpsByPort.clone();
         int keys = speedBps.length * PRIORITIES;
         until = new long[keys];
@@ -38,7 +47,7 @@ public final class PauseTimers {
     public boolean apply(int port, int priority, int quanta, long now) {
         int k = port * PRIORITIES + priority;
         boolean wasPaused = until[k] > now;
-        long end = now + MacControl.quantaToNanos(quanta, speedBps[port]);
+        long end = mode.pauseEnd(quanta, speedBps[port], now);
         if (!wasPaused) {
             completed[k] += until[k] - since[k];   // close the previous episode (0 - 0 at first)
             since[k] = now;

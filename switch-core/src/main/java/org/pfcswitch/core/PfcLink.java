@@ -14,11 +14,15 @@ import org.pfcswitch.mmu.FlowControlListener;
  * IEEE 802.1Qbb priority flow control on every port: a frame's queue is its priority; received PFC
  * (and 802.3x PAUSE) frames pause a priority for their quanta at the port's speed ({@link PauseTimers});
  * the MMU's XOFF/XON transitions become PFC frames out of the ingress port ({@link PfcEmitter}),
- * refreshed at half the pause time while the priority stays XOFF.
+ * refreshed at half the pause time while the priority stays XOFF. Under
+ * {@link PfcPauseMode#UNTIL_RESUME} a received pause lasts until its resume and the XOFF is never
+ * refreshed: one XOFF frame per pause episode, one XON at its end.
  */
 final class PfcLink implements LinkControl {
 
     private static final int PRIORITIES = MacControl.PRIORITIES;
+    /** {@link #refreshNanos} of a port whose XOFF is never repeated ({@link PfcPauseMode#UNTIL_RESUME}). */
+    private static final long NO_REFRESH = -1;
 
     private final int ports;
     private final PauseTimers pauses;
@@ -39,8 +43,13 @@ final class PfcLink implements LinkControl {
     private final long[] senderMac;
 
     PfcLink(long[] speedBps, int pauseQuanta, SwitchCounters counters, DeadlineHeap timers, int timerBase) {
+        this(speedBps, pauseQuanta, PfcPauseMode.QUANTA, counters, timers, timerBase);
+    }
+
+    PfcLink(long[] speedBps, int pauseQuanta, PfcPauseMode mode, SwitchCounters counters, DeadlineHeap timers,
+            int timerBase) {
         this.ports = speedBps.length;
-        this.pauses = new PauseTimers(speedBps);
+        this.pauses = new PauseTimers(speedBps, mode);
         this.emitter = new PfcEmitter(ports, pauseQuanta);
         this.counters = counters;
         this.timers = timers;
@@ -48,7 +57,8 @@ final class PfcLink implements LinkControl {
         this.refreshNanos = new long[ports];
         this.senderMac = new long[ports];
         for (int p = 0; p < ports; p++) {
-            refreshNanos[p] = Math.max(1, MacControl.quantaToNanos(pauseQuanta, speedBps[p]) / 2);
+            refreshNanos[p] = mode.refreshes()
+                    ? Math.max(1, MacControl.quantaToNanos(pauseQuanta, speedBps[p]) / 2) : NO_REFRESH;
         }
     }
 
@@ -187,7 +197,7 @@ final class PfcLink implements LinkControl {
             counters.pfcXonTx[k]++;
             counters.xoffSentSince[k] = -1;
         }
-        if (advertised != 0) {
+        if (advertised != 0 && refreshNanos[port] != NO_REFRESH) {
             timers.set(timerBase + port, now + refreshNanos[port]);
         } else {
             timers.cancel(timerBase + port);

@@ -35,7 +35,7 @@ import org.pfcswitch.mmu.scheme.Bfc;
  * queue under BFC). Each port has a shaper at its line rate: when the line is free, the port sends
  * an owed control frame first, else the head of the queue its scheduler picks among those the
  * downstream neighbour has not paused; a frame on the line always finishes. Leaving frames are
- * ECN-marked when the MMU says so and released from the MMU. Pauses towards the upstream
+ * ECN-marked when the MMU says so (at the {@link SwitchModel}'s {@link EcnPoint}) and released from the MMU. Pauses towards the upstream
  * neighbours (PFC frames from the MMU's XOFF/XON, or BFC pauses from over-threshold arrivals) are
  * the link control's business; the core only gives them the line first. Shadow schemes
  * ({@link ShadowMmus}, {@link CoreConfig#shadows}) see every admission and release too, and only count.
@@ -91,6 +91,11 @@ public final class SwitchCore {
     private final boolean[] senderIgnoresPfc;
     /** The switch's own deadlock detection, or null (off, or under bfc, which runs no PFC). */
     private final DeadlockWatch deadlock;
+    /** Where ECN-capable frames get their RED/ECN decision ({@link SwitchModel#ecnAt}). */
+    private final EcnStage ecnStage;
+    /** How ECMP groups pick a member ({@link SwitchModel#ecmpHash}), with its seed. */
+    private final EcmpHash ecmpHash;
+    private final int ecmpSeed;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -100,7 +105,19 @@ public final class SwitchCore {
      */
     public SwitchCore(CoreConfig config, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
                       RandomSource random) {
+        this(config, SwitchModel.DEFAULT, memory, allocator, sink, random);
+    }
+
+    /**
+     * A core under the model choices of {@code model} (a simulated switch that behaves as another
+     * simulator's does; the live switch runs {@link SwitchModel#DEFAULT}).
+     */
+    public SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator,
+                      FrameSink sink, RandomSource random) {
         this.ports = config.ports();
+        this.ecnStage = EcnStage.of(model.ecnAt());
+        this.ecmpHash = model.ecmpHash();
+        this.ecmpSeed = model.ecmpSeed();
         this.memory = memory;
         this.bytes = memory.bytes();
         this.allocator = allocator;
@@ -115,7 +132,7 @@ public final class SwitchCore {
         this.counters = new SwitchCounters(ports);
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
-        PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), counters, timers, ports);
+        PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), model.pfc(), counters, timers, ports);
         this.random = random;
         this.mmu = Mmu.create(config.mmu(), pfcLink.mmuListener(), random);
         this.shadows = config.shadows().isEmpty() ? null : ShadowMmus.create(config.mmu(), config.shadows());
@@ -132,7 +149,7 @@ public final class SwitchCore {
                 watchdog = new PfcWatchdog(config.pfcwd(), ports, pfcLink.pauses(), timers, 2 * ports, counters);
                 pfcLink.watchdog(watchdog);
             }
-            this.scheduler = EgressScheduler.perPriority(config.schedulers().toArray(SchedulerPolicy[]::new));
+            this.scheduler = model.scheduling().create(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         this.classifier = config.classifier();
         this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
@@ -252,7 +269,7 @@ public final class SwitchCore {
      */
     private int route(long dst) {
         if (!ecmp.isEmpty()) {
-            int port = ecmp.lookup(dst, parsed.flowHash());
+            int port = ecmp.lookup(dst, ecmpHash.hash(parsed, ecmpSeed));
             if (port != EcmpRoutes.NO_ROUTE) {
                 return port;
             }
@@ -308,6 +325,9 @@ public final class SwitchCore {
         slots.shadows[slot] = (byte) shadowsHeld;
         link.onEnqueued(slots, slot, parsed, inPort, outPort, queue, now);
         queues.push(outPort, queue, slot, length);
+        if (ipv4Offset >= 0) {
+            ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
+        }
         int q = outPort * PRIORITIES + priority;
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
@@ -495,9 +515,12 @@ public final class SwitchCore {
         int key = port * PRIORITIES + priority;
         short ipv4Offset = slots.ipv4Offset[slot];
         if (ipv4Offset >= 0) {
-            markEcn(port, priority, frameOffset + ipv4Offset);
+            ecnStage.leaving(this, port, priority, frameOffset + ipv4Offset);
         }
         releaseMmus(slot, port, priority, length, now);
+        if (ipv4Offset >= 0) {
+            ecnStage.released(this, port, priority, frameOffset + ipv4Offset);
+        }
         link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
         countTransmitted(key, length, now - slots.enqueuedAt[slot]);
         slots.release(slot);
@@ -514,8 +537,8 @@ public final class SwitchCore {
         }
     }
 
-    /** ECN at dequeue, for an ECN-capable frame: CE when the MMU's RED says so. */
-    private void markEcn(int port, int priority, long ipv4At) {
+    /** ECN for an ECN-capable frame, when its {@link EcnStage} says: CE when the MMU's RED says so. */
+    void markEcn(int port, int priority, long ipv4At) {
         if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
             counters.ecnMarked[port * PRIORITIES + priority]++;
         }

@@ -31,6 +31,14 @@ final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
     private final RoceFrameBuilder roce = new RoceFrameBuilder();
 
     CoreRig(CoreConfig config, int slots, boolean record) {
+        this(config, SwitchModel.DEFAULT, slots, record);
+    }
+
+    CoreRig(CoreConfig config, SwitchModel model) {
+        this(config, model, 1 << 14, true);
+    }
+
+    CoreRig(CoreConfig config, SwitchModel model, int slots, boolean record) {
         this.record = record;
         slab = MemorySegment.ofArray(new long[slots * SLOT_BYTES / 8]);
         length = new int[slots];
@@ -38,7 +46,7 @@ final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
         for (int i = 0; i < slots; i++) {
             free[freeCount++] = slots - 1 - i;
         }
-        core = new SwitchCore(config, this, this, this, RandomSource.seeded(7));
+        core = new SwitchCore(config, model, this, this, this, RandomSource.seeded(7));
     }
 
     CoreRig(CoreConfig config) {

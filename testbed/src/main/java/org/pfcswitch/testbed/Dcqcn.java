@@ -19,25 +19,37 @@ package org.pfcswitch.testbed;
  * that fell due since the last call. The result is the same as with timer events (a rate change
  * only matters when the QP next sends), at no event-loop cost, and nothing is allocated. Timers
  * run from the first CNP on; before it the QP is at line rate with nothing to recover.
+ *
+ * <p>This class reacts to every CNP at once; {@link CheckedDcqcn} is the other policy (a CNP only
+ * arms a rate-decrease check that runs on its own interval). {@link #create} picks one.
  */
-final class Dcqcn {
+class Dcqcn {
 
-    private final DcqcnConfig c;
-    private final long lineBps;
+    final DcqcnConfig c;
+    final long lineBps;
     private final long aiBps;
     private final long haiBps;
-    private final double decay;
+    final double decay;
 
-    private long rateBps;
-    private long targetBps;
-    private double alpha;
-    private boolean active;
-    private long nextAlphaDecay;
-    private long nextTimer;
-    private long bytesSinceEvent;
-    private int timerStage;
-    private int byteStage;
-    private long cnps;
+    long rateBps;
+    long targetBps;
+    double alpha;
+    boolean active;
+    long nextAlphaDecay;
+    long nextTimer;
+    long bytesSinceEvent;
+    int timerStage;
+    int byteStage;
+    long cnps;
+
+    /**
+     * The reaction point of one QP: reacting to each CNP at once ({@code rateDecreaseIntervalNanos}
+     * 0, the default), or through a rate-decrease check every that many nanoseconds ({@link CheckedDcqcn}).
+     */
+    static Dcqcn create(DcqcnConfig config, long rateDecreaseIntervalNanos, long lineBps) {
+        return rateDecreaseIntervalNanos == 0 ? new Dcqcn(config, lineBps)
+                : new CheckedDcqcn(config, rateDecreaseIntervalNanos, lineBps);
+    }
 
     Dcqcn(DcqcnConfig config, long lineBps) {
         this.c = config;
@@ -90,7 +102,7 @@ final class Dcqcn {
     }
 
     /** Replays the alpha and increase timers due at or before {@code now}, earliest first (alpha first on a tie). */
-    private void advance(long now) {
+    void advance(long now) {
         if (!active) {
             return;
         }
@@ -113,7 +125,7 @@ final class Dcqcn {
      * Fully recovered: increase events can change nothing but the stage counts, so jump over the
      * periods in closed form (alpha decays by (1-g)^k) instead of replaying a long idle stretch.
      */
-    private void skipIdleTimers(long now) {
+    void skipIdleTimers(long now) {
         if (nextAlphaDecay <= now) {
             long k = (now - nextAlphaDecay) / c.alphaIntervalNanos() + 1;
             alpha *= StrictMath.pow(decay, k);
@@ -126,7 +138,7 @@ final class Dcqcn {
         }
     }
 
-    private void increase() {
+    void increase() {
         int b = c.byteCounterBytes() == 0 ? timerStage : byteStage;
         int most = Math.max(timerStage, b);
         int least = Math.min(timerStage, b);

@@ -33,8 +33,10 @@ import org.pfcswitch.core.PauseTimers;
  *
  * <p>As a receiver it parses every frame, checks each flow's PSN order and counts payload. It is the
  * DCQCN notification point: a CE-marked data packet makes it send a CNP (BTH opcode 0x81) to the
- * sender, at most one per QP per CNP interval. It answers every packet that asks for an ACK (the
- * last one of each message) with an RC ACK; the sender notes the flow's final ACK.
+ * sender, at most one per QP per CNP interval (or one per marked packet: {@link HostModel#cnp}). It
+ * answers every packet that asks for an ACK (the last one of each message; or every data packet:
+ * {@link HostModel#ack}) with an RC ACK; the sender notes the flow's final ACK. A received PFC
+ * pause lasts its quanta, or until its resume ({@link HostModel#pfc}).
  *
  * <p>A host may instead be a <em>clone port</em> of another ({@link Testbed.Builder#cloneOf}): it
  * originates nothing; every data frame its source puts on its line, the clone puts on its own
@@ -51,6 +53,8 @@ public final class RoceHost implements Node {
     private final FlowTable table;
     private final FlowListener events;
     private final DcqcnConfig dcqcn;
+    private final CnpPolicy cnpPolicy;
+    private final AckPolicy ackPolicy;
     private final long mac;
     private final int ip;
     private final long rateBps;
@@ -102,7 +106,15 @@ public final class RoceHost implements Node {
 
     RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
              DcqcnConfig dcqcn, long mac, int ip, long rateBps, int controlPriority, boolean bfcNic) {
+        this(index, loop, slab, records, table, events, dcqcn, HostModel.DEFAULT, mac, ip, rateBps, controlPriority,
+                bfcNic);
+    }
+
+    RoceHost(int index, EventLoop loop, HeapSlab slab, FlowRecords records, FlowTable table, FlowListener events,
+             DcqcnConfig dcqcn, HostModel model, long mac, int ip, long rateBps, int controlPriority, boolean bfcNic) {
         this.index = index;
+        this.cnpPolicy = model.cnp();
+        this.ackPolicy = model.ack();
         this.loop = loop;
         this.slab = slab;
         this.records = records;
@@ -114,7 +126,7 @@ public final class RoceHost implements Node {
         this.rateBps = rateBps;
         this.controlPriority = controlPriority;
         this.bfcNic = bfcNic;
-        this.pause = new PauseTimers(new long[] {rateBps});
+        this.pause = new PauseTimers(new long[] {rateBps}, model.pfc());
         control.dscp(controlPriority * 8).ips(ip, 0);
     }
 
@@ -485,13 +497,11 @@ public final class RoceHost implements Node {
         boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
                 && records.receivedPayloadBytes(f.id) + payload >= records.sizeBytes(f.id);
         records.onReceived(f.id, payload, inOrder, lastOfFlow, now);
-        if (parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled()
-                && (f.lastCnpAt == Long.MIN_VALUE || now - f.lastCnpAt >= dcqcn.cnpIntervalNanos())) {
-            f.lastCnpAt = now;
+        if (parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled() && cnpPolicy.sendFor(f, now, dcqcn.cnpIntervalNanos())) {
             cnpsSent++;
             queueControl(f, Roce.OP_CNP, 0, now);
         }
-        if (parsed.ackRequested()) {
+        if (ackPolicy.acks(parsed.ackRequested())) {
             acksSent++;
             queueControl(f, Roce.OP_RC_ACK, psn, now);
         }

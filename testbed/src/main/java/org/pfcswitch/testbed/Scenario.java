@@ -32,12 +32,22 @@ import org.pfcswitch.mmu.MmuConfig;
  * @param fctByTraffic    whether reports also show the FCT bins of each traffic on its own (e.g. per host group)
  * @param pfcwd           the switches' PFC watchdog, or null (off)
  * @param deadlock        deadlock detection over all the switches, or null (off)
+ * @param model           model choices of the switches and hosts ({@link SimModel#DEFAULT}: pfcswitch's own)
  */
 public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
                        int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
                        long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
                        long seed, Topology topology, boolean fctByTraffic, PfcWatchdogConfig pfcwd,
-                       Deadlock deadlock) {
+                       Deadlock deadlock, SimModel model) {
+
+    /** Under pfcswitch's own model choices. */
+    public Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> hosts, DcqcnConfig dcqcn,
+                    int payloadMtu, List<TrafficSpec> traffic, long durationNanos, long measureFromNanos,
+                    long measureToNanos, long sampleNanos, List<Integer> reportPorts, List<Long> fctBinEdges,
+                    long seed, Topology topology, boolean fctByTraffic, PfcWatchdogConfig pfcwd, Deadlock deadlock) {
+        this(name, mmu, pauseQuanta, hosts, dcqcn, payloadMtu, traffic, durationNanos, measureFromNanos, measureToNanos,
+                sampleNanos, reportPorts, fctBinEdges, seed, topology, fctByTraffic, pfcwd, deadlock, SimModel.DEFAULT);
+    }
 
     /** Deadlock detection ({@link DeadlockDetector}): a check every {@code checkNanos}, a cycle reported after {@code persistNanos}. */
     public record Deadlock(long checkNanos, long persistNanos) {
@@ -148,6 +158,7 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
     }
 
     public Scenario {
+        java.util.Objects.requireNonNull(model, "model");
         hosts = List.copyOf(hosts);
         traffic = List.copyOf(traffic);
         reportPorts = List.copyOf(reportPorts);

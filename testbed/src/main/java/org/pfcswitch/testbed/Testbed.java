@@ -11,6 +11,7 @@ import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.LineRate;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 
@@ -58,6 +59,8 @@ public final class Testbed implements Hosts {
     private final FlowListeners listeners;
     private final DcqcnConfig dcqcn;
     private final long[] delayNanos;
+    /** {@link HostModel#rateDecreaseIntervalNanos} of every sender's reaction point. */
+    private final long rateDecreaseIntervalNanos;
     /** Per switch and port: the switch at the far end and its port there, or -1 for a host. */
     private int[][] peerSwitch;
     private int[][] peerPort;
@@ -79,8 +82,9 @@ public final class Testbed implements Hosts {
     private Testbed(EventLoop loop, HeapSlab slab, FlowRecords records, SwitchNode[] switches, int[] hostSwitch,
                     int[] hostPort, Fabric fabric, RoceHost[] hosts,
                     int[] hostNode, SplittableRandom random, int payloadMtu, FlowTable table, FlowListeners listeners,
-                    DcqcnConfig dcqcn, long[] delayNanos) {
+                    DcqcnConfig dcqcn, long[] delayNanos, HostModel hostModel) {
         this.loop = loop;
+        this.rateDecreaseIntervalNanos = hostModel.rateDecreaseIntervalNanos();
         this.slab = slab;
         this.records = records;
         this.switches = switches;
@@ -147,7 +151,7 @@ public final class Testbed implements Hosts {
             throw new IllegalArgumentException("flow " + src + " -> " + dst + ": host " + (from.cloneSource() >= 0 ? src : dst)
                     + " is a clone port; it only replays host " + Math.max(from.cloneSource(), to.cloneSource()));
         }
-        Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
+        Dcqcn cc = dcqcn.enabled() ? Dcqcn.create(dcqcn, rateDecreaseIntervalNanos, from.rateBps()) : null;
         Flow f = newFlow(from, to, priority, bytes, cc);
         long ideal;
         if (hostSwitch[src] == hostSwitch[dst]) {
@@ -342,6 +346,9 @@ public final class Testbed implements Hosts {
         private int slabSlots;
         private DcqcnConfig dcqcn = DcqcnConfig.none();
         private int controlPriority = 6;
+        private SwitchModel switchModel = SwitchModel.DEFAULT;
+        private HostModel hostModel = HostModel.DEFAULT;
+        private HeadroomQueues headroomQueues = HeadroomQueues.LOSSLESS;
         private final int[] cloneSource;
         private final boolean[] ignoresPfc;
         private final ClonePfc[] clonePfc;
@@ -429,6 +436,19 @@ public final class Testbed implements Hosts {
         public Builder dcqcn(DcqcnConfig c) { dcqcn = c; return this; }
         /** Priority of CNPs and ACKs (DSCP 8 × priority); 6 by default, above data, as NICs send CNPs. */
         public Builder controlPriority(int p) { controlPriority = p; return this; }
+        /** Model choices of every switch ({@link SwitchModel#DEFAULT}: pfcswitch's own). */
+        public Builder switchModel(SwitchModel m) { switchModel = java.util.Objects.requireNonNull(m); return this; }
+        /**
+         * Model choices of every host's NIC ({@link HostModel#DEFAULT}: pfcswitch's own); sets the
+         * {@link #controlPriority} to the model's too (a later {@code controlPriority} call wins).
+         */
+        public Builder hostModel(HostModel m) {
+            hostModel = java.util.Objects.requireNonNull(m);
+            controlPriority = m.controlPriority();
+            return this;
+        }
+        /** Which queues of every switch have headroom set aside ({@link HeadroomQueues#LOSSLESS} by default). */
+        public Builder headroomQueues(HeadroomQueues h) { headroomQueues = java.util.Objects.requireNonNull(h); return this; }
 
         public Testbed build() {
             if (payloadMtu < 256 || payloadMtu > 4096) {
@@ -461,7 +481,7 @@ public final class Testbed implements Hosts {
             for (int i = 1; i < hostCount; i++) {
                 mmu.port(rateBps[i], delayNanos[i]);
             }
-            MmuConfig mmuConfig = mmu.build();
+            MmuConfig mmuConfig = headroomQueues.apply(mmu.build());
             CoreConfig.Builder cb = CoreConfig.builder(mmuConfig).learning(false);
             List<Long> macs = new ArrayList<>();
             for (int i = 0; i < hostCount; i++) {
@@ -471,6 +491,7 @@ public final class Testbed implements Hosts {
                 // a clone with pfc: ignore has no sender behind it that a PAUSE could stop
                 cb.senderIgnoresPfc(i, ignoresPfc[i] || cloneSource[i] >= 0 && clonePfc[i] == ClonePfc.IGNORE);
             }
+            cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
             coreSettings.accept(cb);
             CoreConfig coreConfig = cb.build();
 
@@ -484,13 +505,13 @@ public final class Testbed implements Hosts {
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
             SwitchNode sw = new SwitchNode(loop, hostCount);
-            SwitchCore core = new SwitchCore(coreConfig, slab, slab, sw, RandomSource.seeded(random.nextLong()));
+            SwitchCore core = new SwitchCore(coreConfig, switchModel.forSwitch(0), slab, slab, sw, RandomSource.seeded(random.nextLong()));
             int switchId = loop.register(sw);
             sw.attach(core, switchId);
             RoceHost[] hosts = new RoceHost[hostCount];
             int[] hostNode = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, macs.get(i), 0x0A00_0001 + i,
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, macs.get(i), 0x0A00_0001 + i,
                         rateBps[i], controlPriority, speaksBfc(mmuConfig));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], new Wire(loop, switchId, i, rateBps[i], delayNanos[i]));
@@ -510,7 +531,7 @@ public final class Testbed implements Hosts {
                 hostPort[i] = i;
             }
             return new Testbed(loop, slab, records, new SwitchNode[] {sw}, new int[hostCount], hostPort, fabric, hosts,
-                    hostNode, random, payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+                    hostNode, random, payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
         }
 
         /** Hosts have BFC NICs exactly when their switch runs BFC (a BFC port runs no PFC). */
@@ -540,7 +561,7 @@ public final class Testbed implements Hosts {
                     mmu.port(fabric.bps(), fabric.delayNanos());
                     uplinks[s] = perLeaf + s;
                 }
-                MmuConfig m = mmu.build();
+                MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < hostCount; h++) {
@@ -551,17 +572,19 @@ public final class Testbed implements Hosts {
                         cb.ecmpGroup(hostMac(h), uplinks);
                     }
                 }
+                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
                 configs[l] = cb.build();
             }
             for (int s = 0; s < spines; s++) {
                 mmu.ports(leaves, fabric.bps(), fabric.delayNanos());
-                MmuConfig m = mmu.build();
+                MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < hostCount; h++) {
                     cb.staticMac(hostMac(h), h / perLeaf);
                 }
+                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
                 configs[leaves + s] = cb.build();
             }
@@ -579,7 +602,7 @@ public final class Testbed implements Hosts {
             int[] nodeId = new int[configs.length];
             for (int i = 0; i < configs.length; i++) {           // all switches first: wires need their ids
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
-                SwitchCore core = new SwitchCore(configs[i], slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
+                SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
                 nodeId[i] = loop.register(nodes[i]);
                 nodes[i].attach(core, nodeId[i]);
             }
@@ -597,7 +620,7 @@ public final class Testbed implements Hosts {
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = i / perLeaf;
                 hostPort[i] = i % perLeaf;
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostMac(i), 0x0A00_0001 + i,
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), 0x0A00_0001 + i,
                         rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], new Wire(loop, nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
@@ -608,7 +631,7 @@ public final class Testbed implements Hosts {
                 hosts[i].ignorePfc(ignoresPfc[i]);
             }
             Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
-                    payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+                    payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
             int[][] ps = new int[configs.length][];
             int[][] pp = new int[configs.length][];
             for (int i = 0; i < configs.length; i++) {
@@ -639,7 +662,7 @@ public final class Testbed implements Hosts {
                 mmu.ports(1, rateBps[i], delayNanos[i]);
                 mmu.port(fabric.bps(), fabric.delayNanos());
                 mmu.port(fabric.bps(), fabric.delayNanos());
-                MmuConfig m = mmu.build();
+                MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < n; h++) {
@@ -648,6 +671,7 @@ public final class Testbed implements Hosts {
                     cb.staticMac(hostMac(h), port);
                 }
                 cb.senderIgnoresPfc(0, ignoresPfc[i]);
+                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
                 configs[i] = cb.build();
             }
@@ -664,7 +688,7 @@ public final class Testbed implements Hosts {
             int[] nodeId = new int[n];
             for (int i = 0; i < n; i++) {
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
-                SwitchCore core = new SwitchCore(configs[i], slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
+                SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
                 nodeId[i] = loop.register(nodes[i]);
                 nodes[i].attach(core, nodeId[i]);
             }
@@ -683,7 +707,7 @@ public final class Testbed implements Hosts {
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = i;
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostMac(i), 0x0A00_0001 + i,
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), 0x0A00_0001 + i,
                         rateBps[i], controlPriority, speaksBfc(configs[i].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], new Wire(loop, nodeId[i], 0, rateBps[i], delayNanos[i]));
@@ -694,7 +718,7 @@ public final class Testbed implements Hosts {
                 hosts[i].ignorePfc(ignoresPfc[i]);
             }
             Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
-                    payloadMtu, table, listeners, dcqcn, delayNanos.clone());
+                    payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
             tb.peerSwitch = ps;
             tb.peerPort = pp;
             return tb;

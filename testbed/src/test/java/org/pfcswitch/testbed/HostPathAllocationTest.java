@@ -17,10 +17,20 @@ import org.pfcswitch.mmu.MmuConfig;
 class HostPathAllocationTest {
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"dt", "bfc"})
-    void congestedLongFlowsAllocateNothingPerPacket(String scheme) {
-        Testbed tb = Testbed.singleSwitch(4).seed(1).links(100_000_000_000L, 2_000).dcqcn(DcqcnConfig.defaults())
-                .mmu(MmuConfig.builder().totalBytes(4L << 20).scheme(scheme)).build();
+    @ValueSource(strings = {"dt", "bfc", "dt ns3-datacenter"})
+    void congestedLongFlowsAllocateNothingPerPacket(String run) {
+        String scheme = run.split(" ")[0];
+        Testbed.Builder b = Testbed.singleSwitch(4).seed(1).links(100_000_000_000L, 2_000).dcqcn(DcqcnConfig.defaults())
+                .mmu(MmuConfig.builder().totalBytes(4L << 20).scheme(scheme));
+        if (run.endsWith(SimModel.NS3_DATACENTER)) {                     // every model option of the ns-3 profile
+            b.switchModel(new org.pfcswitch.core.SwitchModel(org.pfcswitch.core.PfcPauseMode.UNTIL_RESUME,
+                    org.pfcswitch.core.EcnPoint.AFTER_DEQUEUE, org.pfcswitch.core.EcmpHash.FIVE_TUPLE, 0, true,
+                    org.pfcswitch.core.Scheduling.ROUND_ROBIN))
+                    .hostModel(new HostModel(org.pfcswitch.core.PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET,
+                            4_000, AckPolicy.PACKET, 3))
+                    .headroomQueues(HeadroomQueues.LOSSLESS_AND_QUEUE0);
+        }
+        Testbed tb = b.build();
         for (int s = 0; s < 3; s++) {
             tb.addFlow(s, 3, 3, Long.MAX_VALUE / 4, 0);
         }
@@ -49,6 +59,6 @@ class HostPathAllocationTest {
         } else {
             assertTrue(cnps > 0, "DCQCN must be at work in the window (CNPs sent)");
         }
-        assertTrue(allocated < 16_384, scheme + ": " + allocated + " B allocated over " + events + " events");
+        assertTrue(allocated < 16_384, run + ": " + allocated + " B allocated over " + events + " events");
     }
 }

@@ -36,6 +36,9 @@ public final class SimReport {
         out.printf(Locale.ROOT, "scenario %s: %d hosts, %.3f ms simulated, seed %d, throughput window %.3f-%.3f ms%n",
                 scenario.name(), scenario.hosts().size(), scenario.durationNanos() / 1e6, scenario.seed(),
                 scenario.measureFromNanos() / 1e6, scenario.measureToNanos() / 1e6);
+        if (!scenario.model().equals(org.pfcswitch.testbed.SimModel.DEFAULT)) {    // only then: default output unchanged
+            out.println("model: " + scenario.model().describe());
+        }
         Scenario.Topology topo = scenario.topology();
         if (topo.isLeafSpine()) {              // only then: single-switch output stays as it was
             out.printf(Locale.ROOT, "leaf-spine: %d leaves x %d spines, %d hosts per leaf, fabric links %.0f Gb/s %.3f us;"
@@ -262,7 +265,11 @@ public final class SimReport {
 
     /** Writes {@link #json()}'s document into {@code j} (a sweep nests one per value). */
     public void writeJson(JsonOutput j) {
-        j.beginObject().field("scenario", scenario.name()).field("seed", scenario.seed()).beginObject("schemes");
+        j.beginObject().field("scenario", scenario.name()).field("seed", scenario.seed());
+        if (!scenario.model().equals(org.pfcswitch.testbed.SimModel.DEFAULT)) {
+            j.field("model", scenario.model().describe());
+        }
+        j.beginObject("schemes");
         for (SchemeResult r : results) {
             j.beginObject(r.scheme());
             j.field("pfcPausesSent", r.pausesSent());

@@ -8,9 +8,19 @@ import java.util.Map;
 
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.core.EcmpHash;
+import org.pfcswitch.core.EcnPoint;
+import org.pfcswitch.core.PfcPauseMode;
+import org.pfcswitch.core.Scheduling;
+import org.pfcswitch.core.SwitchModel;
+import org.pfcswitch.testbed.AckPolicy;
+import org.pfcswitch.testbed.CnpPolicy;
 import org.pfcswitch.testbed.DcqcnConfig;
 import org.pfcswitch.testbed.FlowList;
 import org.pfcswitch.testbed.FlowListTraffic;
+import org.pfcswitch.testbed.HeadroomQueues;
+import org.pfcswitch.testbed.HostModel;
+import org.pfcswitch.testbed.SimModel;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
 import org.pfcswitch.testbed.PfcStorm;
@@ -39,9 +49,22 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * sample: 20us                   # time-series period
  * measure: {from: 1ms, to: 12ms} # throughput window
  * payloadMtu: 1000               # RDMA payload per packet
+ * model: pfcswitch               # pfcswitch (default) | ns3-datacenter: the ns-3.39 datacenter simulators'
+ *                                #   choices of every option below at once; an option given explicitly wins
  * cc: {mode: dcqcn}              # dcqcn | none; dcqcn keys override DcqcnConfig defaults:
  *                                #   g, alphaInterval, timer, byteCounter, fastRecovery, ai, hai, minRate, cnpInterval
- * pfc: {pauseQuanta: 65535}
+ *                                # model options: cnp: perInterval (one per QP per cnpInterval, default) |
+ *                                #   perMarkedPacket; rateDecreaseInterval: 0 (a cut per CNP, default) | 4us
+ *                                #   (a CNP arms a check run every 4 us); ackEvery: message (default) | packet;
+ *                                #   controlPriority: 6 (default; ACKs and CNPs, strict above data) | 0..7
+ * pfc: {pauseQuanta: 65535, mode: quanta}   # quanta (default: pauses expire, XOFF refreshed at half the
+ *                                #   time) | untilResume (a pause lasts until its XON; one XOFF per episode)
+ *                                # headroomQueues: lossless (default) | losslessAndQueue0 (one more queue's
+ *                                #   headroom per port set aside, unused, as ns-3 does for its queue 0)
+ * ecn: {at: dequeue}             # dequeue (default: as the frame leaves, on the queue still holding it) |
+ *                                #   afterDequeue (on the queue after its removal) | enqueue (on admission)
+ * scheduler: strict              # strict (default: strict priority on every port) | roundRobin (the ACK/CNP
+ *                                #   priority strict, every other queue one frame per turn, as ns-3)
  * hosts:                         # in switch-port order; count: n makes name0..name(n-1)
  *   - {name: H, count: 30, speed: 100G, delay: 9us}
  *   - {name: R1, speed: 100G, delay: 1us}
@@ -54,6 +77,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   hostDelay: 1us
  *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
  *   fabricDelay: 1us
+ *   ecmp: {hash: flow, seed: 0} # model option: flow (default: 5-tuple + QP, unseeded) | fiveTuple (murmur3 of
+ *                                #   IPs and UDP ports, as ns-3); seed: a number or perSwitch (the switch's index)
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
  * traffic:                       # by name; kinds: flow, flows, incast, poisson, replay, pfcStorm
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
@@ -109,7 +134,8 @@ public final class ScenarioLoader {
     }
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
-            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock"};
+            "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn",
+            "scheduler"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -205,7 +231,8 @@ public final class ScenarioLoader {
         DcqcnConfig cc = readCc(root);
         int quanta = 65535;
         if (root.has("pfc")) {
-            quanta = root.child("pfc").allowOnly("pauseQuanta").integer("pauseQuanta", 65535, 1, 65535);
+            quanta = root.child("pfc").allowOnly("pauseQuanta", "mode", "headroomQueues").integer("pauseQuanta", 65535, 1,
+                    65535);
         }
         List<Path> flowFiles = new ArrayList<>();
         List<Scenario.TrafficSpec> traffic = readTraffic(root, hosts, dir, duration, flowFiles);
@@ -232,7 +259,7 @@ public final class ScenarioLoader {
         try {
             return new Loaded(new Scenario(name, mmu, quanta, hosts, cc, mtu, traffic, duration, from, to, sample,
                     report, bins, root.integer("seed", 1), topology, fctByTraffic, PfcWatchdogLoader.read(root),
-                    readDeadlock(root)), schemes, List.copyOf(flowFiles));
+                    readDeadlock(root), readModel(root)), schemes, List.copyOf(flowFiles));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(root.file() + ": " + e.getMessage());
         }
@@ -267,7 +294,8 @@ public final class ScenarioLoader {
         if (!kind.equals("leafSpine")) {
             throw t.error("kind", "expected leafSpine, ring or single, got '" + kind + "'");
         }
-        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay");
+        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay",
+                "ecmp");
         if (root.has("hosts")) {
             throw root.error("hosts", "a leaf-spine topology makes its own hosts (L0H0, L0H1, ...); remove hosts:");
         }
@@ -411,12 +439,123 @@ public final class ScenarioLoader {
         }
     }
 
+    /**
+     * The model choices: the {@code model:} profile, then each option the scenario gives explicitly
+     * ({@code pfc.mode}, {@code ecn.at}, {@code cc.cnp}, {@code cc.rateDecreaseInterval}, {@code cc.ackEvery}).
+     */
+    static SimModel readModel(ConfigNode root) {
+        String profile = root.string("model", SimModel.PFCSWITCH);
+        SwitchModel sw;
+        HostModel host;
+        HeadroomQueues headroom;
+        switch (profile) {
+            case SimModel.PFCSWITCH -> {
+                sw = SwitchModel.DEFAULT;
+                host = HostModel.DEFAULT;
+                headroom = HeadroomQueues.LOSSLESS;
+            }
+            case SimModel.NS3_DATACENTER -> {
+                sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
+                        Scheduling.ROUND_ROBIN);
+                host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, NS3_RATE_DECREASE_INTERVAL,
+                        AckPolicy.PACKET, NS3_ACK_PRIORITY);
+                headroom = HeadroomQueues.LOSSLESS_AND_QUEUE0;
+            }
+            default -> throw root.error("model", "expected " + SimModel.PFCSWITCH + " or " + SimModel.NS3_DATACENTER
+                    + ", got '" + profile + "'");
+        }
+        if (root.has("pfc") && root.child("pfc").has("mode")) {
+            ConfigNode pfc = root.child("pfc");
+            PfcPauseMode mode = PfcPauseMode.byYamlName(pfc.string("mode"));
+            if (mode == null) {
+                throw pfc.error("mode", "expected quanta or untilResume, got '" + pfc.string("mode") + "'");
+            }
+            sw = sw.withPfc(mode);
+            host = host.withPfc(mode);
+        }
+        if (root.has("pfc") && root.child("pfc").has("headroomQueues")) {
+            ConfigNode pfc = root.child("pfc");
+            headroom = HeadroomQueues.byYamlName(pfc.string("headroomQueues"));
+            if (headroom == null) {
+                throw pfc.error("headroomQueues", "expected lossless or losslessAndQueue0, got '"
+                        + pfc.string("headroomQueues") + "'");
+            }
+        }
+        if (root.has("ecn")) {
+            ConfigNode ecn = root.child("ecn").allowOnly("at");
+            EcnPoint at = EcnPoint.byYamlName(ecn.string("at"));
+            if (at == null) {
+                throw ecn.error("at", "expected enqueue, dequeue or afterDequeue, got '" + ecn.string("at") + "'");
+            }
+            sw = sw.withEcnAt(at);
+        }
+        if (root.has("scheduler")) {
+            Scheduling s = Scheduling.byYamlName(root.string("scheduler"));
+            if (s == null) {
+                throw root.error("scheduler", "expected strict or roundRobin, got '" + root.string("scheduler") + "'");
+            }
+            sw = sw.withScheduling(s);
+        }
+        if (root.has("topology") && root.child("topology").has("ecmp")) {
+            ConfigNode e = root.child("topology").child("ecmp").allowOnly("hash", "seed");
+            EcmpHash hash = sw.ecmpHash();
+            if (e.has("hash")) {
+                hash = EcmpHash.byYamlName(e.string("hash"));
+                if (hash == null) {
+                    throw e.error("hash", "expected flow or fiveTuple, got '" + e.string("hash") + "'");
+                }
+            }
+            int seed = sw.ecmpSeed();
+            boolean perSwitch = sw.seedPerSwitch();
+            if (e.has("seed")) {
+                perSwitch = "perSwitch".equals(e.string("seed"));
+                seed = perSwitch ? 0 : e.integer("seed", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            }
+            sw = sw.withEcmp(hash, seed, perSwitch);
+        }
+        if (root.has("cc")) {
+            ConfigNode cc = root.child("cc");
+            if (cc.has("cnp")) {
+                CnpPolicy p = CnpPolicy.byYamlName(cc.string("cnp"));
+                if (p == null) {
+                    throw cc.error("cnp", "expected perInterval or perMarkedPacket, got '" + cc.string("cnp") + "'");
+                }
+                host = host.withCnp(p);
+            }
+            if (cc.has("rateDecreaseInterval")) {
+                long ns = cc.nanos("rateDecreaseInterval");
+                if (ns < 0) {
+                    throw cc.error("rateDecreaseInterval", "must be >= 0 (0 = a rate cut per CNP), got " + ns + " ns");
+                }
+                host = host.withRateDecreaseInterval(ns);
+            }
+            if (cc.has("ackEvery")) {
+                AckPolicy a = AckPolicy.byYamlName(cc.string("ackEvery"));
+                if (a == null) {
+                    throw cc.error("ackEvery", "expected message or packet, got '" + cc.string("ackEvery") + "'");
+                }
+                host = host.withAck(a);
+            }
+            if (cc.has("controlPriority")) {
+                host = host.withControlPriority(cc.integer("controlPriority", HostModel.CONTROL_PRIORITY, 0, 7));
+            }
+        }
+        return new SimModel(profile, sw, host, headroom);
+    }
+
+    /** The queue ns-3's hosts and switches put ACKs in without ACK_HIGH_PRIO (the Reverie configs): the data's, 3. */
+    private static final int NS3_ACK_PRIORITY = 3;
+
+    /** ns-3.39 rdma-hw's RateDecreaseInterval default (4 us), which the Reverie configs keep. */
+    private static final long NS3_RATE_DECREASE_INTERVAL = 4_000;
+
     private static DcqcnConfig readCc(ConfigNode root) {
         if (!root.has("cc")) {
             return DcqcnConfig.defaults();
         }
         ConfigNode cc = root.child("cc").allowOnly("mode", "g", "alphaInterval", "timer", "byteCounter",
-                "fastRecovery", "ai", "hai", "minRate", "cnpInterval", "initialAlpha");
+                "fastRecovery", "ai", "hai", "minRate", "cnpInterval", "initialAlpha", "cnp", "rateDecreaseInterval",
+                "ackEvery", "controlPriority");
         String mode = cc.string("mode", "dcqcn");
         if (mode.equals("none")) {
             return DcqcnConfig.none();

@@ -1,0 +1,47 @@
+package org.pfcswitch.core;
+
+/**
+ * The {@link EcnPoint} policy: the core tells it where a frame is (admitted, leaving before its
+ * MMU release, left after it) and it asks the core for the RED/ECN decision at exactly one of those
+ * points. One subclass per point, picked when the core is built.
+ */
+abstract class EcnStage {
+
+    /** The frame just charged to the MMU and queued; its IPv4 header is at {@code ipv4At}. */
+    void admitted(SwitchCore core, int port, int priority, long ipv4At) {}
+
+    /** The frame is leaving, still charged to the MMU. */
+    void leaving(SwitchCore core, int port, int priority, long ipv4At) {}
+
+    /** The frame is leaving and has been released from the MMU. */
+    void released(SwitchCore core, int port, int priority, long ipv4At) {}
+
+    static EcnStage of(EcnPoint point) {
+        return switch (point) {
+            case ENQUEUE -> new AtEnqueue();
+            case DEQUEUE -> new AtDequeue();
+            case AFTER_DEQUEUE -> new AfterDequeue();
+        };
+    }
+
+    private static final class AtEnqueue extends EcnStage {
+        @Override
+        void admitted(SwitchCore core, int port, int priority, long ipv4At) {
+            core.markEcn(port, priority, ipv4At);
+        }
+    }
+
+    private static final class AtDequeue extends EcnStage {
+        @Override
+        void leaving(SwitchCore core, int port, int priority, long ipv4At) {
+            core.markEcn(port, priority, ipv4At);
+        }
+    }
+
+    private static final class AfterDequeue extends EcnStage {
+        @Override
+        void released(SwitchCore core, int port, int priority, long ipv4At) {
+            core.markEcn(port, priority, ipv4At);
+        }
+    }
+}

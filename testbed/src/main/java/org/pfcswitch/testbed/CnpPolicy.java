@@ -1,0 +1,55 @@
+package org.pfcswitch.testbed;
+
+/**
+ * When the DCQCN notification point (the receiving NIC) answers a CE-marked data packet with a
+ * CNP. Each constant is its own policy, chosen once per host.
+ */
+public enum CnpPolicy {
+
+    /** At most one CNP per QP per {@link DcqcnConfig#cnpIntervalNanos()} (NICs, and the default). */
+    PER_INTERVAL("perInterval") {
+        @Override
+        boolean sendFor(Flow f, long now, long intervalNanos) {
+            if (f.lastCnpAt != Long.MIN_VALUE && now - f.lastCnpAt < intervalNanos) {
+                return false;
+            }
+            f.lastCnpAt = now;
+            return true;
+        }
+    },
+
+    /**
+     * One per marked packet (the ns-3 datacenter simulators: every ACK of a marked packet carries
+     * the CNP flag); the sender limits its reaction instead (its rate-decrease interval).
+     */
+    PER_MARKED_PACKET("perMarkedPacket") {
+        @Override
+        boolean sendFor(Flow f, long now, long intervalNanos) {
+            f.lastCnpAt = now;
+            return true;
+        }
+    };
+
+    private final String yamlName;
+
+    CnpPolicy(String yamlName) {
+        this.yamlName = yamlName;
+    }
+
+    /** Whether a CE-marked packet of {@code f} arriving at {@code now} gets a CNP (and notes it). */
+    abstract boolean sendFor(Flow f, long now, long intervalNanos);
+
+    public String yamlName() {
+        return yamlName;
+    }
+
+    /** The policy called {@code name} in scenario files ({@code cc.cnp}), or null. */
+    public static CnpPolicy byYamlName(String name) {
+        for (CnpPolicy p : values()) {
+            if (p.yamlName.equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+}

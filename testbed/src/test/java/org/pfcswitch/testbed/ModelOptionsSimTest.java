@@ -1,0 +1,202 @@
+package org.pfcswitch.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.core.PfcPauseMode;
+import org.pfcswitch.core.SwitchModel;
+import org.pfcswitch.mmu.MmuConfig;
+
+/**
+ * The hosts' model options ({@link HostModel}) and the switch's PFC mode end to end, each against
+ * the default on the same traffic: PFC until resume, ACK per packet, CNP per marked packet.
+ */
+class ModelOptionsSimTest {
+
+    private static final long RATE = 100_000_000_000L;
+    /** 100 quanta: a pause of 512 ns, refreshed every 256 ns under the default. */
+    private static final int SHORT_QUANTA = 100;
+
+    record Entry(long time, int quanta, int priority) {}
+
+    /** Hosts 0-2 send priority 3 into host 3 (3:1): the switch pauses them; host 0's own log of PFC frames and sends. */
+    private static List<Entry> incastLog(PfcPauseMode mode, Testbed[] out) {
+        Testbed tb = Testbed.singleSwitch(4).links(RATE, 2_000)
+                .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
+                .core(c -> c.pauseQuanta(SHORT_QUANTA))
+                .switchModel(SwitchModel.DEFAULT.withPfc(mode)).hostModel(HostModel.DEFAULT.withPfc(mode))
+                .build();
+        List<Entry> log = new ArrayList<>();
+        tb.host(0).observe(new HostObserver() {
+            @Override
+            public void onTransmit(int host, int flow, int priority, int length, long start) {
+                log.add(new Entry(start, -1, priority));
+            }
+
+            @Override
+            public void onPfc(int host, int classEnable, int[] quanta, long now) {
+                if ((classEnable >>> 3 & 1) != 0) {
+                    log.add(new Entry(now, quanta[3], 3));
+                }
+            }
+        });
+        tb.addFlow(0, 3, 3, 2_000_000, 0);
+        tb.addFlow(1, 3, 3, 2_000_000, 0);
+        tb.addFlow(2, 3, 3, 2_000_000, 0);
+        tb.runUntil(2_000_000);
+        assertEquals(0, tb.core().mmu().losslessViolations());
+        assertTrue(tb.records().completed(0), "host 0's flow completes");
+        out[0] = tb;
+        return log;
+    }
+
+    @Test
+    void untilResumeAHostStaysPausedPastTheQuantaUntilTheXonAndGetsOneXoffPerEpisode() {
+        long quantaNanos = MacControl.quantaToNanos(SHORT_QUANTA, RATE);
+        Testbed[] tb = new Testbed[1];
+        List<Entry> log = incastLog(PfcPauseMode.UNTIL_RESUME, tb);
+        boolean paused = false;
+        int episodes = 0;
+        long longest = 0;
+        long since = 0;
+        for (Entry e : log) {
+            if (e.quanta > 0) {
+                if (paused) {
+                    fail("a second XOFF at " + e.time + " ns within one episode (no refresh under untilResume)");
+                }
+                paused = true;
+                since = e.time;
+                episodes++;
+            } else if (e.quanta == 0) {
+                if (paused) {
+                    longest = Math.max(longest, e.time - since);
+                }
+                paused = false;
+            } else if (e.priority == 3 && paused) {
+                fail("priority 3 started a frame at " + e.time + " ns, paused since " + since + " ns and not yet resumed");
+            }
+        }
+        assertTrue(episodes >= 2, "host 0 was paused " + episodes + " times: the scenario tests nothing");
+        assertTrue(longest > 4 * quantaNanos, "an episode outlasted its quanta (" + quantaNanos + " ns) by far: "
+                + longest + " ns");
+        assertEquals(episodes, tb[0].host(0).pfcFramesReceived() - countXon(log), "one XOFF per episode");
+    }
+
+    @Test
+    void underQuantaTheSameIncastRefreshesItsPauses() {
+        Testbed[] tb = new Testbed[1];
+        List<Entry> log = incastLog(PfcPauseMode.QUANTA, tb);
+        long quantaNanos = MacControl.quantaToNanos(SHORT_QUANTA, RATE);
+        long pausedUntil = Long.MIN_VALUE;
+        int episodes = 0;
+        int xoffs = 0;
+        for (Entry e : log) {
+            if (e.quanta > 0) {
+                xoffs++;
+                if (e.time >= pausedUntil) {
+                    episodes++;
+                }
+                pausedUntil = e.time + quantaNanos;
+            } else if (e.quanta == 0) {
+                pausedUntil = e.time;
+            } else if (e.priority == 3 && e.time < pausedUntil) {
+                fail("priority 3 sent while paused at " + e.time);
+            }
+        }
+        assertTrue(episodes >= 1);
+        assertTrue(xoffs > 2 * episodes, "refreshes: " + xoffs + " XOFFs over " + episodes + " episodes");
+    }
+
+    private static long countXon(List<Entry> log) {
+        return log.stream().filter(e -> e.quanta == 0).count();
+    }
+
+    // ------------------------------------------------------------------ g. headroom on queue 0
+
+    @Test
+    void headroomOnQueue0TakesOneQueuesHeadroomPerPortOutOfEverySwitchsBuffer() {
+        long total = 2L << 20;
+        for (HeadroomQueues h : HeadroomQueues.values()) {
+            Testbed tb = Testbed.leafSpine(2, 2, 2).links(RATE, 1_000)
+                    .mmu(MmuConfig.builder().totalBytes(total).scheme("dt").losslessPriorityMask(1 << 3))
+                    .headroomQueues(h).build();
+            for (int sw = 0; sw < 4; sw++) {
+                MmuConfig m = tb.core(sw).mmu().config();
+                long perPort = 0;
+                for (int p = 0; p < m.portCount(); p++) {
+                    perPort += m.headroomBytes(p);
+                }
+                assertEquals(h == HeadroomQueues.LOSSLESS ? total : total - perPort, m.totalBytes(), h.yamlName());
+                long shared = tb.core(sw).mmu().scheme().layout().sharedPool();
+                assertEquals(h == HeadroomQueues.LOSSLESS ? total - perPort - m.portCount() * 3072L : total - 2 * perPort - m.portCount() * 3072L,
+                        shared, "the lossless queue's headroom and private bytes, and queue 0's under " + h.yamlName());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ d. ACK per packet
+
+    @Test
+    void ackEveryPacketAcksEachDataPacketAndTheFlowStillCompletes() {
+        for (AckPolicy ack : AckPolicy.values()) {
+            Testbed tb = Testbed.singleSwitch(2).links(RATE, 1_000).payloadMtu(1000)
+                    .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
+                    .hostModel(HostModel.DEFAULT.withAck(ack)).build();
+            int id = tb.addFlow(0, 1, 3, 100_000, 0);                  // 100 packets, one message
+            tb.runUntil(1_000_000);
+            assertTrue(tb.records().completed(id));
+            assertEquals(ack == AckPolicy.PACKET ? 100 : 1, tb.host(1).acksSent(), ack.yamlName());
+            assertEquals(ack == AckPolicy.PACKET ? 100 : 1, tb.core().counters().rxFrames[1 * 8 + 6], "ACKs on priority 6");
+        }
+    }
+
+    /** ns-3 without ACK_HIGH_PRIO: ACKs travel in the data's lossless queue, admitted by the MMU and paused with it. */
+    @Test
+    void acksOnTheDataPriorityShareItsLosslessQueue() {
+        Testbed tb = Testbed.singleSwitch(2).links(RATE, 1_000).payloadMtu(1000)
+                .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
+                .hostModel(HostModel.DEFAULT.withAck(AckPolicy.PACKET).withControlPriority(3)).build();
+        int id = tb.addFlow(0, 1, 3, 100_000, 0);
+        tb.runUntil(1_000_000);
+        assertTrue(tb.records().completed(id));
+        assertEquals(100, tb.core().counters().rxFrames[1 * 8 + 3], "the receiver's ACKs arrive on priority 3");
+        assertEquals(0, tb.core().counters().rxFrames[1 * 8 + 6]);
+        assertEquals(200, tb.core().mmu().admittedPackets(), "data and ACKs both admitted into the lossless queues");
+    }
+
+    // ------------------------------------------------------------------ b. CNP per marked packet
+
+    @Test
+    void perMarkedPacketSendsACnpForEveryMarkedPacketPerIntervalAtMostOnePerInterval() {
+        long duration = 1_000_000;
+        long[] cnps = new long[2];
+        for (CnpPolicy policy : CnpPolicy.values()) {
+            Testbed tb = Testbed.singleSwitch(3).links(RATE, 1_000)
+                    .mmu(MmuConfig.builder().totalBytes(4L << 20).scheme("dt").losslessPriorityMask(1 << 3)
+                            .ecnKminBytes(20_000).ecnKmaxBytes(20_001).ecnPmax(1))
+                    .dcqcn(DcqcnConfig.defaults()).hostModel(HostModel.DEFAULT.withCnp(policy)).build();
+            tb.addFlow(0, 2, 3, 50_000_000, 0);
+            tb.addFlow(1, 2, 3, 50_000_000, 0);
+            tb.runUntil(duration);
+            long marked = tb.core().counters().ecnMarked[2 * 8 + 3];
+            long sent = tb.host(2).cnpsSent();
+            assertTrue(marked > 100, "the 2:1 incast marks: " + marked);
+            if (policy == CnpPolicy.PER_MARKED_PACKET) {
+                long received = marked - tb.core().queuedFrames(2, 3);   // marked frames still on the way are few
+                assertTrue(sent >= received - 10 && sent <= marked, "a CNP per marked packet: " + sent + " of " + marked);
+            } else {
+                assertTrue(sent <= 2 * (duration / DcqcnConfig.defaults().cnpIntervalNanos() + 1),
+                        "at most one CNP per QP per interval: " + sent);
+            }
+            cnps[policy.ordinal()] = sent;
+        }
+        assertTrue(cnps[CnpPolicy.PER_MARKED_PACKET.ordinal()] > 5 * cnps[CnpPolicy.PER_INTERVAL.ordinal()],
+                "per marked packet sends many more: " + cnps[1] + " vs " + cnps[0]);
+    }
+}
