@@ -11,7 +11,8 @@ import java.util.Arrays;
  * <p>The flow completion time (FCT) runs from the flow's start to the arrival of its last byte at
  * the receiver. Its slowdown divides it by the ideal: the same flow alone on an idle network
  * ({@link #idealNanos}, set by the testbed from the path's rates and delays). The sender also
- * notes when the ACK of the last packet came back ({@link #ackedNanos}).
+ * notes when the ACK of the last packet came back ({@link #ackedNanos}); under {@link FctEnd#LAST_ACK}
+ * that is where the FCT ends and a flow is complete (ns-3's measure).
  */
 public final class FlowRecords {
 
@@ -28,6 +29,13 @@ public final class FlowRecords {
     private int[] dst = new int[16];
     private long[] idealNanos = new long[16];
     private long[] ackedNanos = new long[16];
+    /** The FCT ends at the sender's last ACK instead of the receiver's last byte ({@link FctEnd#LAST_ACK}). */
+    private boolean endAtAck;
+
+    /** Where the FCT ends; set before the run. */
+    void fctEnd(FctEnd e) {
+        endAtAck = e == FctEnd.LAST_ACK;
+    }
 
     int add(long size, long start, int from, int to, long ideal) {
         if (count == sizeBytes.length) {
@@ -84,17 +92,22 @@ public final class FlowRecords {
     public long idealNanos(int flow) { return idealNanos[flow]; }
     /** When the sender got the ACK of the flow's last packet, or -1. */
     public long ackedNanos(int flow) { return ackedNanos[flow]; }
-    /** Start to last byte received, or -1 while incomplete. */
-    public long fctNanos(int flow) { return endNanos[flow] < 0 ? -1 : endNanos[flow] - startNanos[flow]; }
+    /** Start to last byte received (or to the last ACK, {@link FctEnd#LAST_ACK}), or -1 while incomplete. */
+    public long fctNanos(int flow) { return completed(flow) ? end(flow) - startNanos[flow] : -1; }
     /** FCT over the ideal (>= 1 up to rounding), or NaN while incomplete. */
     public double slowdown(int flow) {
-        return endNanos[flow] < 0 ? Double.NaN : (double) fctNanos(flow) / Math.max(1, idealNanos[flow]);
+        return completed(flow) ? (double) fctNanos(flow) / Math.max(1, idealNanos[flow]) : Double.NaN;
+    }
+
+    private long end(int flow) {
+        return endAtAck ? ackedNanos[flow] : endNanos[flow];
     }
     public long sizeBytes(int flow) { return sizeBytes[flow]; }
     public long startNanos(int flow) { return startNanos[flow]; }
     /** When the last packet arrived, or -1 while the flow is incomplete. */
     public long endNanos(int flow) { return endNanos[flow]; }
-    public boolean completed(int flow) { return endNanos[flow] >= 0; }
+    /** The last byte arrived (with {@link FctEnd#LAST_ACK}: and its ACK came back). */
+    public boolean completed(int flow) { return end(flow) >= 0; }
     public long sentPackets(int flow) { return sentPackets[flow]; }
     public long sentPayloadBytes(int flow) { return sentPayloadBytes[flow]; }
     public long receivedPackets(int flow) { return receivedPackets[flow]; }

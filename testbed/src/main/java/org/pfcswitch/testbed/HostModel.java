@@ -15,9 +15,11 @@ import org.pfcswitch.core.PfcPauseMode;
  * @param controlPriority           the priority of ACKs and CNPs (DSCP 8 × it): 6 by default, above data as
  *                                  NICs send CNPs; the ns-3 datacenter examples without ACK_HIGH_PRIO put them
  *                                  in the data's queue (3), paused and admitted with the data
+ * @param fctEnd                    where a flow's completion time ends ({@link FctEnd}): at the receiver's last
+ *                                  byte (default) or at the sender's last ACK (ns-3)
  */
 public record HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseIntervalNanos, AckPolicy ack,
-                        int controlPriority) {
+                        int controlPriority, FctEnd fctEnd) {
 
     /** pfcswitch's ACK and CNP priority. */
     public static final int CONTROL_PRIORITY = 6;
@@ -31,10 +33,16 @@ public record HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseInterv
         this(pfc, cnp, rateDecreaseIntervalNanos, ack, CONTROL_PRIORITY);
     }
 
+    /** With the FCT ending at the receiver's last byte. */
+    public HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseIntervalNanos, AckPolicy ack, int controlPriority) {
+        this(pfc, cnp, rateDecreaseIntervalNanos, ack, controlPriority, FctEnd.LAST_BYTE);
+    }
+
     public HostModel {
         Objects.requireNonNull(pfc, "pfc");
         Objects.requireNonNull(cnp, "cnp");
         Objects.requireNonNull(ack, "ack");
+        Objects.requireNonNull(fctEnd, "fctEnd");
         if (rateDecreaseIntervalNanos < 0) {
             throw new IllegalArgumentException("cc.rateDecreaseInterval must be >= 0 (0 = a cut per CNP), got "
                     + rateDecreaseIntervalNanos + " ns");
@@ -44,9 +52,10 @@ public record HostModel(PfcPauseMode pfc, CnpPolicy cnp, long rateDecreaseInterv
         }
     }
 
-    public HostModel withPfc(PfcPauseMode m) { return new HostModel(m, cnp, rateDecreaseIntervalNanos, ack, controlPriority); }
-    public HostModel withCnp(CnpPolicy p) { return new HostModel(pfc, p, rateDecreaseIntervalNanos, ack, controlPriority); }
-    public HostModel withRateDecreaseInterval(long ns) { return new HostModel(pfc, cnp, ns, ack, controlPriority); }
-    public HostModel withAck(AckPolicy a) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, a, controlPriority); }
-    public HostModel withControlPriority(int p) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, ack, p); }
+    public HostModel withPfc(PfcPauseMode m) { return new HostModel(m, cnp, rateDecreaseIntervalNanos, ack, controlPriority, fctEnd); }
+    public HostModel withCnp(CnpPolicy p) { return new HostModel(pfc, p, rateDecreaseIntervalNanos, ack, controlPriority, fctEnd); }
+    public HostModel withRateDecreaseInterval(long ns) { return new HostModel(pfc, cnp, ns, ack, controlPriority, fctEnd); }
+    public HostModel withAck(AckPolicy a) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, a, controlPriority, fctEnd); }
+    public HostModel withControlPriority(int p) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, ack, p, fctEnd); }
+    public HostModel withFctEnd(FctEnd e) { return new HostModel(pfc, cnp, rateDecreaseIntervalNanos, ack, controlPriority, e); }
 }

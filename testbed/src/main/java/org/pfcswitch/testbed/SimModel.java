@@ -41,7 +41,7 @@ public record SimModel(String profile, SwitchModel switches, HostModel hosts, He
                 + ", pfc.headroomQueues " + headroom.yamlName() + ", cc.cnp " + hosts.cnp().yamlName()
                 + ", cc.rateDecreaseInterval " + (hosts.rateDecreaseIntervalNanos() == 0 ? "0"
                 : hosts.rateDecreaseIntervalNanos() + "ns") + ", cc.ackEvery " + hosts.ack().yamlName()
-                + ", cc.controlPriority " + hosts.controlPriority()
+                + ", cc.controlPriority " + hosts.controlPriority() + ", report.fctEnd " + hosts.fctEnd().yamlName()
                 + (hosts.pfc() == s.pfc() ? "" : ", hosts' pfc.mode " + hosts.pfc().yamlName()) + ")";
     }
 }

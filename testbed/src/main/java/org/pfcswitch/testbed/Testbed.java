@@ -45,6 +45,8 @@ public final class Testbed implements Hosts {
 
     private final EventLoop loop;
     private final HeapSlab slab;
+    /** The FCT ends when the last ACK is back at the sender ({@link FctEnd#LAST_ACK}): the ideal adds its way back. */
+    private final boolean ackReturns;
     private final FlowRecords records;
     private final SwitchNode[] switches;
     /** Per host: the switch it is cabled to and the port there. */
@@ -87,6 +89,8 @@ public final class Testbed implements Hosts {
         this.rateDecreaseIntervalNanos = hostModel.rateDecreaseIntervalNanos();
         this.slab = slab;
         this.records = records;
+        records.fctEnd(hostModel.fctEnd());
+        this.ackReturns = hostModel.fctEnd() == FctEnd.LAST_ACK;
         this.switches = switches;
         this.hostSwitch = hostSwitch;
         this.hostPort = hostPort;
@@ -154,11 +158,16 @@ public final class Testbed implements Hosts {
         Dcqcn cc = dcqcn.enabled() ? Dcqcn.create(dcqcn, rateDecreaseIntervalNanos, from.rateBps()) : null;
         Flow f = newFlow(from, to, priority, bytes, cc);
         long ideal;
+        long propagation;
         if (hostSwitch[src] == hostSwitch[dst]) {
-            ideal = idealNanos(f, from.rateBps(), to.rateBps(), delayNanos[src] + delayNanos[dst]);
+            propagation = delayNanos[src] + delayNanos[dst];
+            ideal = idealNanos(f, from.rateBps(), to.rateBps(), propagation);
         } else {
-            ideal = idealNanosViaSpine(f, from.rateBps(), to.rateBps(), fabric.bps(),
-                    delayNanos[src] + delayNanos[dst] + 2 * fabric.delayNanos());
+            propagation = delayNanos[src] + delayNanos[dst] + 2 * fabric.delayNanos();
+            ideal = idealNanosViaSpine(f, from.rateBps(), to.rateBps(), fabric.bps(), propagation);
+        }
+        if (ackReturns) {
+            ideal += propagation;          // the FCT ends at the sender: the last ACK's way back (its serialization aside)
         }
         int id = records.add(bytes, startNanos, src, dst, ideal);
         table.add(f);

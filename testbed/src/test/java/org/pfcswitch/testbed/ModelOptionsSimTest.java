@@ -199,4 +199,32 @@ class ModelOptionsSimTest {
         assertTrue(cnps[CnpPolicy.PER_MARKED_PACKET.ordinal()] > 5 * cnps[CnpPolicy.PER_INTERVAL.ordinal()],
                 "per marked packet sends many more: " + cnps[1] + " vs " + cnps[0]);
     }
+
+    /** report.fctEnd lastAck: the FCT ends when the last ACK is back at the sender, a return trip after the last byte. */
+    @Test
+    void fctEndingAtTheLastAckAddsTheAcksWayBack() {
+        long[] fct = new long[2];
+        long[] ideal = new long[2];
+        long[] acked = new long[2];
+        long[] lastByte = new long[2];
+        FctEnd[] ends = {FctEnd.LAST_BYTE, FctEnd.LAST_ACK};
+        for (int k = 0; k < 2; k++) {
+            Testbed tb = Testbed.singleSwitch(2).links(RATE, 1_000).payloadMtu(1000)
+                    .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
+                    .hostModel(HostModel.DEFAULT.withFctEnd(ends[k])).build();
+            int id = tb.addFlow(0, 1, 3, 100_000, 0);
+            tb.runUntil(1_000_000);
+            assertTrue(tb.records().completed(id), ends[k] + ": completed");
+            fct[k] = tb.records().fctNanos(id);
+            ideal[k] = tb.records().idealNanos(id);
+            acked[k] = tb.records().ackedNanos(id);
+            lastByte[k] = tb.records().endNanos(id);
+        }
+        assertEquals(lastByte[0], fct[0], "lastByte: start 0 to the last byte");
+        assertEquals(acked[1], fct[1], "lastAck: start 0 to the ACK at the sender");
+        assertEquals(lastByte[0], lastByte[1], "the choice measures, it changes nothing the hosts do");
+        // the ACK's way back: two 1 us links plus its serialization and the switch's store and forward
+        assertTrue(fct[1] - fct[0] >= 2_000 && fct[1] - fct[0] < 3_000, "ACK return " + (fct[1] - fct[0]) + " ns");
+        assertEquals(2_000, ideal[1] - ideal[0], "the ideal adds the way back's propagation");
+    }
 }

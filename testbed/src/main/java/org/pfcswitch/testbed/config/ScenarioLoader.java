@@ -18,6 +18,7 @@ import org.pfcswitch.testbed.CnpPolicy;
 import org.pfcswitch.testbed.DcqcnConfig;
 import org.pfcswitch.testbed.FlowList;
 import org.pfcswitch.testbed.FlowListTraffic;
+import org.pfcswitch.testbed.FctEnd;
 import org.pfcswitch.testbed.HeadroomQueues;
 import org.pfcswitch.testbed.HostModel;
 import org.pfcswitch.testbed.SimModel;
@@ -240,7 +241,7 @@ public final class ScenarioLoader {
         List<Long> bins = List.of(10_000L, 100_000L, 1_000_000L);
         boolean fctByTraffic = false;
         if (root.has("report")) {
-            ConfigNode r = root.child("report").allowOnly("ports", "fctBins", "fctByTraffic");
+            ConfigNode r = root.child("report").allowOnly("ports", "fctBins", "fctByTraffic", "fctEnd");
             fctByTraffic = r.bool("fctByTraffic", false);
             for (String h : r.strings("ports")) {
                 report.add(hostIndex(r, "ports", hosts, h));
@@ -458,7 +459,7 @@ public final class ScenarioLoader {
                 sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
                         Scheduling.ROUND_ROBIN);
                 host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, NS3_RATE_DECREASE_INTERVAL,
-                        AckPolicy.PACKET, NS3_ACK_PRIORITY);
+                        AckPolicy.PACKET, NS3_ACK_PRIORITY, FctEnd.LAST_ACK);
                 headroom = HeadroomQueues.LOSSLESS_AND_QUEUE0;
             }
             default -> throw root.error("model", "expected " + SimModel.PFCSWITCH + " or " + SimModel.NS3_DATACENTER
@@ -539,6 +540,15 @@ public final class ScenarioLoader {
             if (cc.has("controlPriority")) {
                 host = host.withControlPriority(cc.integer("controlPriority", HostModel.CONTROL_PRIORITY, 0, 7));
             }
+        }
+        if (root.has("report") && root.child("report").has("fctEnd")) {
+            ConfigNode r = root.child("report");
+            FctEnd e = FctEnd.byYamlName(r.string("fctEnd"));
+            if (e == null) {
+                throw r.error("fctEnd", "expected lastByte (at the receiver) or lastAck (at the sender, as ns-3), got '"
+                        + r.string("fctEnd") + "'");
+            }
+            host = host.withFctEnd(e);
         }
         return new SimModel(profile, sw, host, headroom);
     }

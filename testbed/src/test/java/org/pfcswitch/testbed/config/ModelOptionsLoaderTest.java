@@ -57,7 +57,8 @@ class ModelOptionsLoaderTest {
         assertEquals(SimModel.NS3_DATACENTER, m.profile());
         assertEquals(new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
                 Scheduling.ROUND_ROBIN), m.switches());
-        assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, 4_000, AckPolicy.PACKET, 3),
+        assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, 4_000, AckPolicy.PACKET, 3,
+                org.pfcswitch.testbed.FctEnd.LAST_ACK),
                 m.hosts());
         assertTrue(m.describe().startsWith("ns3-datacenter (pfc.mode untilResume, ecn.at afterDequeue,"), m.describe());
         assertEquals(HeadroomQueues.LOSSLESS_AND_QUEUE0, m.headroom());
@@ -71,6 +72,7 @@ class ModelOptionsLoaderTest {
                 ecn: {at: enqueue}
                 scheduler: strict
                 cc: {cnp: perInterval, rateDecreaseInterval: 0, ackEvery: message, controlPriority: 6}
+                report: {fctEnd: lastByte}
                 """);
         assertEquals(new SwitchModel(PfcPauseMode.QUANTA, EcnPoint.ENQUEUE, EcmpHash.FIVE_TUPLE, 0, true), m.switches());
         assertEquals(HostModel.DEFAULT, m.hosts());
@@ -129,6 +131,7 @@ class ModelOptionsLoaderTest {
         assertError("pfc: {headroomQueues: all}\n", "pfc.headroomQueues", "losslessAndQueue0");
         assertError("cc: {ackEvery: byte}\n", "cc.ackEvery", "packet");
         assertError("cc: {rateDecreaseInterval: soon}\n", "cc.rateDecreaseInterval", "");
+        assertError("report: {fctEnd: whenever}\n", "report.fctEnd", "lastAck");
     }
 
     private void assertError(String extra, String field, String hint) {
