@@ -36,8 +36,8 @@ MODULES="point-to-point;traffic-control;internet;applications"
 log() { printf '[ns3-build %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 find_binary() {
-  # ns-3 names example binaries ns3.39-<name>-<profile>; the profile suffix depends on the build type.
-  find "$BUILD" "$SRC/build" -maxdepth 4 -type f -perm -u+x -name "ns3.39-$EXAMPLE-*" 2>/dev/null | head -1
+  # ns-3 names example binaries ns3.39-<name>[-<profile>]; release builds have no profile suffix.
+  find "$BUILD" "$SRC/build" -maxdepth 4 -type f -perm -u+x -name "ns3.39-$EXAMPLE*" 2>/dev/null | head -1
 }
 
 # The stamp names the pinned commit and our patch, so changing either rebuilds (ninja then only
@@ -120,7 +120,7 @@ TARGET=$(ninja -C "$BUILD" -t targets all 2>/dev/null | sed -n "s/^\(\S*$EXAMPLE
 log "building $TARGET with ninja -j$NS3_JOBS under nice (progress: [done/total] lines below)"
 # ninja prints one [n/m] line per step; keep every 25th so the progress is visible but short.
 nice -n 19 ninja -C "$BUILD" -j"$NS3_JOBS" "$TARGET" 2>&1 | tee "$NS3_WORK/build.log" \
-  | awk '/^\[[0-9]+\/[0-9]+\]/ { split(substr($1,2),a,"/"); if (a[1] % 25 == 0 || a[1] == a[2]) { print $1; fflush() } next } /error|FAILED/ { print; fflush() }' >&2
+  | awk '/^\[[0-9]+\/[0-9]+\]/ { split(substr($1,2),a,"/"); if (a[1] % 25 == 0 || a[1] == a[2]) { print $1; fflush() } next } / error: |^FAILED:/ { print; fflush() }' >&2
 [[ ${PIPESTATUS[0]} -eq 0 ]] || { log "build failed: $NS3_WORK/build.log"; exit 1; }
 T2=$(date +%s)
 

@@ -8,6 +8,8 @@ Outputs (in --out):
                  with host indices and start in seconds
   flows.tsv      one row per flow with its kind (bg / incast) and start in integer ns: what
                  ns3_table.py joins .fct lines to (the .fct format does not say which flow is which)
+  sim.yaml       (with --sim-yaml) a pfcswitch `sim` scenario of the same topology with every flow an
+                 explicit `kind: flow` entry (what the issue compared; usable before `kind: flows`)
 
 Hosts are numbered leaf by leaf (leaf l's host h is l*hostsPerLeaf + h: pfcswitch's L<l>H<h> and the
 ns-3 node of the same number); switches follow (leaves, then spines), as the Reverie example expects.
@@ -71,6 +73,9 @@ def main():
     ap.add_argument("--incast-bytes", type=int, default=125000, help="per sender")
     ap.add_argument("--pg", type=int, default=3, help="ns-3 priority group (3: the example's lossless queue)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sim-yaml", action="store_true", help="also write sim.yaml (see above)")
+    ap.add_argument("--buffer-bytes", type=int, default=2560000, help="per switch, for sim.yaml")
+    ap.add_argument("--end", type=float, default=None, help="simulated end (s) for sim.yaml; default start+2*duration")
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
@@ -127,9 +132,55 @@ def main():
         f.write("src\tdst\tbytes\tstart_ns\tkind\n")
         for ns, src, dst, size, kind in flows:
             f.write(f"{src}\t{dst}\t{size}\t{ns}\t{kind}\n")
+    if a.sim_yaml:
+        write_sim_yaml(os.path.join(a.out, "sim.yaml"), a, flows)
     nbg = sum(1 for x in flows if x[4] == "bg")
     print(f"{len(flows)} flows ({nbg} background at {lam:.1f}/s per host, mean {mean / 1e6:.2f} MB; "
           f"{len(flows) - nbg} incast) in {a.out}")
+
+
+def write_sim_yaml(path, a, flows):
+    """Our simulator's side: the same switches, links and buffer, our defaults for everything else
+    (DCQCN, PFC quanta, scheme parameters), so a run shows today's model beside ns-3's."""
+    end = a.end if a.end is not None else a.start + 2 * a.duration
+    name = lambda h: f"L{h // a.hosts_per_leaf}H{h % a.hosts_per_leaf}"
+    rate = f"{a.rate_gbps:g}G"
+    lines = [
+        f"# Written by perf/ns3/gen_leafspine.py: the flows of flow-ns3.txt / flows.txt, one kind: flow each.",
+        f"# Run: ./pfcswitch sim -c {path} --scheme sonic,reverie",
+        f"name: {os.path.basename(os.path.dirname(os.path.abspath(path)))}",
+        f"duration: {round(end * 1e9)}ns",
+        "seed: 1",
+        "schemes: [sonic, reverie]",
+        "sample: 1ms",
+        f"measure: {{from: {round(a.start * 1e9)}ns, to: {round((a.start + a.duration) * 1e9)}ns}}",
+        "payloadMtu: 1000",
+        "cc: {mode: dcqcn}",
+        "pfc: {pauseQuanta: 65535}",
+        "topology:",
+        "  kind: leafSpine",
+        f"  leaves: {a.leaves}",
+        f"  spines: {a.spines}",
+        f"  hostsPerLeaf: {a.hosts_per_leaf}",
+        f"  hostSpeed: {rate}",
+        f"  hostDelay: {a.delay}",
+        f"  fabricSpeed: {rate}",
+        f"  fabricDelay: {a.delay}",
+        "mmu:",
+        f"  totalBytes: {a.buffer_bytes}",
+        "  mtuBytes: 1500",
+        f"  losslessPriorities: [{a.pg}]",
+        "  privateBytes: 0",
+        "  headroomFormula: sonic",
+        "  scheme: sonic",
+        "traffic:",
+    ]
+    for i, (ns, src, dst, size, _) in enumerate(flows):
+        lines.append(f"  f{i:05d}: {{kind: flow, from: {name(src)}, to: {name(dst)}, bytes: {size}, "
+                     f"start: {ns}ns, priority: {a.pg}}}")
+    lines += ["report:", "  fctBins: [100KB, 1MB]"]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

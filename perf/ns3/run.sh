@@ -13,7 +13,8 @@
 #   MODEL.pfc  one line per PFC event: time_s node node_type(0 host, 1 switch) ifindex type, type 0/1 =
 #              RESUME/PAUSE received by that device, 2/3 = PAUSE/RESUME sent by it
 #   MODEL.tor  the leaves' buffer occupancy every 1.5 x max RTT (total used is column 2)
-#   MODEL.out  the example's stdout and stderr; MODEL.wall its wall time in seconds
+#   MODEL.out  the example's stdout and stderr; MODEL.wall its wall time in seconds; MODEL.cmd the
+#              exact command line
 # The models run one after the other (never in parallel: the machine is shared), in the order given.
 set -euo pipefail
 
@@ -95,6 +96,8 @@ for model in "${MODEL_LIST[@]}"; do
     --START_TIME="$START_TIME" --END_TIME="$END_TIME" --FLOW_LAUNCH_END_TIME=1
     --fctOutFile="$OUT/$model.fct" --pfcOutFile="$OUT/$model.pfc" --torOutFile="$OUT/$model.tor"
   )
+  # The exact command, so one run can be repeated by hand.
+  printf '%q ' "$BIN" "${args[@]}" >"$OUT/$model.cmd"; echo >>"$OUT/$model.cmd"
   log "running $model (simulated until ${END_TIME}s) -> $OUT/$model.*"
   t0=$(date +%s.%N)
   if ! nice -n 19 "$BIN" "${args[@]}" >"$OUT/$model.out" 2>&1; then
@@ -106,6 +109,4 @@ for model in "${MODEL_LIST[@]}"; do
   log "$model done in $(cat "$OUT/$model.wall") s wall"
 done
 
-# Print the exact command so the table can be reproduced.
-printf '%q ' "$BIN" "${args[@]}" >"$OUT/last-command.txt"; echo >>"$OUT/last-command.txt"
 python3 "$HERE/ns3_table.py" "$OUT" --models "$MODELS" --end "$END_TIME" --tsv "$OUT/table.tsv"
