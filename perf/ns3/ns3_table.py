@@ -46,10 +46,19 @@ def read_flows(run):
 
 
 def read_topology(run):
+    """Hosts, leaves, spines, and the node at the other end of each (node, interface): the example
+    creates one device per link in file order, so a node's n-th link is its interface n (0 is the
+    loopback)."""
+    peer, seen = {}, {}
     with open(os.path.join(run, "topology.txt")) as f:
-        nodes, switches, leaves = (int(x) for x in f.readline().split()[:3])
+        nodes, switches, leaves, links = (int(x) for x in f.readline().split()[:4])
         ids = [int(x) for x in f.readline().split()]
-    return {"hosts": nodes - switches, "leaves": set(ids[:leaves]), "spines": set(ids[leaves:])}
+        for _ in range(links):
+            a, b = (int(x) for x in f.readline().split()[:2])
+            for here, there in ((a, b), (b, a)):
+                seen[here] = seen.get(here, 0) + 1
+                peer[(here, seen[here])] = there
+    return {"hosts": nodes - switches, "leaves": set(ids[:leaves]), "spines": set(ids[leaves:]), "peer": peer}
 
 
 def read_fct(path, flows):
@@ -96,7 +105,8 @@ def read_pfc(path, topo, end_s):
                     since = paused_since.pop(key)
                     if host:
                         r["host_paused_s"] += t - since
-            elif typ == 2:
+            elif typ == 2 and topo["peer"].get((node, int(ifi)), 0) >= topo["hosts"]:
+                # a PAUSE a switch sent to another switch: which tier sent it
                 if node in topo["leaves"]:
                     r["sent_by_leaves"] += 1
                 elif node in topo["spines"]:
@@ -153,7 +163,7 @@ def main():
         v = {}
         v["PFC pause frames to hosts"] = pfc["to_hosts"]
         v["PFC pause frames to switches"] = pfc["to_switches"]
-        v["  sent by leaves / by spines"] = f'{pfc["sent_by_leaves"]} / {pfc["sent_by_spines"]}'
+        v["  of which sent by leaves / by spines"] = f'{pfc["sent_by_leaves"]} / {pfc["sent_by_spines"]}'
         v["pause episodes (hosts + switches)"] = f'{pfc["episodes_hosts"] + pfc["episodes_switches"]} ' \
                                                  f'({pfc["episodes_hosts"]} + {pfc["episodes_switches"]})'
         v["host pause time (ms, summed over hosts)"] = f'{pfc["host_paused_s"] * 1e3:.2f}'
