@@ -2,7 +2,7 @@
 # Run `pfcswitch sim` on the flows perf/ns3/run.sh gave ns-3 and print both side by side, once per
 # variant of our model (docs/ns3-model.md, "sim beside ns-3"). Needs the ns-3 run first.
 #
-#   perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc
+#   perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc ns3
 #
 # Variants (each a set of --set overrides on sim.yaml):
 #   today   our defaults (what the issue compared)
@@ -11,6 +11,9 @@
 #           headroom formula's MTU at ns-3's 1048 B
 #   q0-cc   + ns-3's DCQCN values (alpha every 1 us, 900 us increase timer, no byte counter, F = 1,
 #           AI 50 Mb/s, HAI 100 Mb/s, min 100 Mb/s) with a CNP at most every 4 us (ns-3's decrease check)
+#   ns3     model: ns3-datacenter (every ns-3 choice: PAUSE until RESUME, ECN after removal, round robin,
+#           5-tuple ECMP, queue-0 headroom, CNP per marked packet, 4 us rate-decrease check, ACK per
+#           packet on the data's queue, FCT at the sender's last ACK) + ns-3's DCQCN values
 # Outputs: perf/ns3/work/sim/VARIANT.json and VARIANT/ (flow records); runs under nice, one at a time.
 set -euo pipefail
 
@@ -24,17 +27,19 @@ OUT=$HERE/work/sim
 mkdir -p "$OUT"
 
 Q0=(--set 'mmu.losslessPriorities=[0,3]' --set mmu.mtuBytes=1048)
-CC=(--set cc.alphaInterval=1us --set cc.timer=900us --set cc.byteCounter=0 --set cc.fastRecovery=1
-    --set cc.ai=50M --set cc.hai=100M --set cc.minRate=100M --set cc.cnpInterval=4us)
+NS3_CC=(--set cc.alphaInterval=1us --set cc.timer=900us --set cc.byteCounter=0 --set cc.fastRecovery=1
+    --set cc.ai=50M --set cc.hai=100M --set cc.minRate=100M)
+CC=("${NS3_CC[@]}" --set cc.cnpInterval=4us)
 
 variants=("$@")
-[[ ${#variants[@]} -gt 0 ]] || variants=(today q0 q0-cc)
+[[ ${#variants[@]} -gt 0 ]] || variants=(today q0 q0-cc ns3)
 for v in "${variants[@]}"; do
   case $v in
     today) sets=() ;;
     q0) sets=("${Q0[@]}") ;;
     q0-cc) sets=("${Q0[@]}" "${CC[@]}") ;;
-    *) echo "unknown variant $v (today, q0, q0-cc)" >&2; exit 2 ;;
+    ns3) sets=(--set model=ns3-datacenter "${NS3_CC[@]}") ;;
+    *) echo "unknown variant $v (today, q0, q0-cc, ns3)" >&2; exit 2 ;;
   esac
   echo "== $v: ./pfcswitch sim -c ${YAML#"$ROOT"/} --scheme sonic,reverie ${sets[*]}" >&2
   (cd "$ROOT" && nice -n 19 ./pfcswitch sim -c "$YAML" --scheme sonic,reverie --jobs 1 --json \

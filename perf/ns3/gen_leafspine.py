@@ -8,8 +8,8 @@ Outputs (in --out):
                  with host indices and start in seconds
   flows.tsv      one row per flow with its kind (bg / incast) and start in integer ns: what
                  ns3_table.py joins .fct lines to (the .fct format does not say which flow is which)
-  sim.yaml       (with --sim-yaml) a pfcswitch `sim` scenario of the same topology with every flow an
-                 explicit `kind: flow` entry (what the issue compared; usable before `kind: flows`)
+  sim.yaml       (with --sim-yaml) a pfcswitch `sim` scenario of the same topology that reads flows.txt
+                 (one `kind: flows` traffic)
 
 Hosts are numbered leaf by leaf (leaf l's host h is l*hostsPerLeaf + h: pfcswitch's L<l>H<h> and the
 ns-3 node of the same number); switches follow (leaves, then spines), as the Reverie example expects.
@@ -146,7 +146,7 @@ def write_sim_yaml(path, a, flows):
     name = lambda h: f"L{h // a.hosts_per_leaf}H{h % a.hosts_per_leaf}"
     rate = f"{a.rate_gbps:g}G"
     lines = [
-        f"# Written by perf/ns3/gen_leafspine.py: the flows of flow-ns3.txt / flows.txt, one kind: flow each.",
+        f"# Written by perf/ns3/gen_leafspine.py: the flows of flow-ns3.txt, read from flows.txt (kind: flows).",
         f"# Run: ./pfcswitch sim -c {path} --scheme sonic,reverie",
         f"name: {os.path.basename(os.path.dirname(os.path.abspath(path)))}",
         f"duration: {round(end * 1e9)}ns",
@@ -175,9 +175,7 @@ def write_sim_yaml(path, a, flows):
         "  scheme: sonic",
         "traffic:",
     ]
-    for i, (ns, src, dst, size, _) in enumerate(flows):
-        lines.append(f"  f{i:05d}: {{kind: flow, from: {name(src)}, to: {name(dst)}, bytes: {size}, "
-                     f"start: {ns}ns, priority: {a.pg}}}")
+    lines.append(f"  flows: {{kind: flows, file: flows.txt, priority: {a.pg}}}")
     lines += ["report:", "  fctBins: [100KB, 1MB]"]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
