@@ -180,9 +180,10 @@ final class LabCommand implements Callable<Integer> {
             }
         }
         long[] stalls = sw.stalls();
-        log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms; switch worker stalls >= 1 ms %d, >= 10 ms %d;"
+        log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms; switch worker stalls >= 1 ms %d, >= 10 ms %d,"
+                        + " longest %.1f ms;"
                         + " lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, stalls[1], stalls[2],
-                drops.isEmpty() ? " none" : drops, SwitchStatus.obeyingDrops(core)));
+                sw.longestPassNanos() / 1e6, drops.isEmpty() ? " none" : drops, SwitchStatus.obeyingDrops(core)));
         return new Live(scheme, pauses, core.mmu().losslessViolations(), c.maxBufferBytes(), r);
     }
 

@@ -124,7 +124,7 @@ class LiveSchemesTest {
         }
         if (LOSSLESS.contains(scheme) && !longStall) {
             long hostsLate = LosslessJudgement.judge("LiveSchemesTest " + scheme, log,
-                    LosslessJudgement.lineNanos(512L * 1024, 200_000_000L), what);
+                    LosslessJudgement.lineNanos(512L * 1024, 200_000_000L), LosslessJudgement.longestStallNanos(log), what);
             if (hostsLate == 0) {
                 assertTrue(log.contains("lossless violations 0"), what);
                 assertEquals(0, outOfOrder, what);

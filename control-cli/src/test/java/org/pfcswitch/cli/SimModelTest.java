@@ -38,7 +38,7 @@ class SimModelTest {
         assertEquals(0, table.exitCode(), table.err());
         assertTrue(table.out().contains("model: ns3-datacenter (pfc.mode quanta, ecn.at afterDequeue, scheduler roundRobin,"
                 + " ecmp fiveTuple seed perSwitch, pfc.headroomQueues losslessAndQueue0, cc.cnp perMarkedPacket,"
-                + " cc.rateDecreaseInterval 4000ns, cc.ackEvery packet, cc.controlPriority 3)"), table.out());
+                + " cc.rateDecreaseInterval 4000ns, cc.ackEvery packet, cc.controlPriority 3, report.fctEnd lastAck)"), table.out());
         Cli json = sim("--json", "--set", "model=ns3-datacenter");
         assertEquals(0, json.exitCode(), json.err());
         JsonNode root = new ObjectMapper().readTree(json.out());
