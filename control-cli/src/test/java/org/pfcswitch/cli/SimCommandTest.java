@@ -409,4 +409,30 @@ class SimCommandTest {
         assertTrue(m.find(at), regex + " not found for " + scheme + " in " + json);
         return m.group(1);
     }
+
+    /** More than eight traffics: one summed throughput column, not one per traffic. */
+    @Test
+    void manyTrafficsShareOneThroughputColumn(@TempDir Path dir) throws IOException {
+        StringBuilder traffic = new StringBuilder();
+        for (int i = 0; i < 9; i++) {
+            traffic.append("  f").append(i).append(": {kind: flow, from: H").append(i % 2)
+                    .append(", to: R, bytes: 20KB, start: ").append(i * 10).append("us}\n");
+        }
+        Path scenario = dir.resolve("many.yaml");
+        Files.writeString(scenario, """
+                name: many-traffics
+                duration: 1ms
+                cc: {mode: none}
+                hosts:
+                  - {name: H, count: 2, speed: 10G, delay: 1us}
+                  - {name: R, speed: 10G, delay: 1us}
+                mmu: {totalBytes: 1MB, losslessPriorities: [3], scheme: dt}
+                traffic:
+                """ + traffic);
+        Cli sim = Cli.run("sim", "-c", scenario.toString(), "--scheme", "dt");
+        assertEquals(0, sim.exitCode(), sim.err());
+        assertTrue(sim.out().contains("traffic Gb/s"), sim.out());
+        assertFalse(sim.out().contains("f8 Gb/s"), sim.out());
+        assertTrue(sim.out().contains("traffic Gb/s: all 9 traffics together"), sim.out());
+    }
 }

@@ -22,6 +22,10 @@ import org.pfcswitch.testbed.SchemeResult;
  */
 public final class SimReport {
 
+    /** More traffics than this get one summed throughput column in the table (890 kind: flow entries made 890 columns). */
+    static final int MAX_TRAFFIC_COLUMNS = 8;
+
+
     private final Scenario scenario;
     private final List<SchemeResult> results;
 
@@ -56,8 +60,13 @@ public final class SimReport {
             header.add("@" + portName(p));
         }
         header.addAll(List.of("XOFFs", "pause time", "1st pause"));
-        for (Scenario.TrafficSpec t : scenario.traffic()) {
-            header.add(t.name() + " Gb/s");
+        boolean perTraffic = scenario.traffic().size() <= MAX_TRAFFIC_COLUMNS;
+        if (perTraffic) {
+            for (Scenario.TrafficSpec t : scenario.traffic()) {
+                header.add(t.name() + " Gb/s");
+            }
+        } else {
+            header.add("traffic Gb/s");
         }
         header.addAll(List.of("flows done", "FCT p50", "FCT p99", "max buffer", "drops", "lossless viol.",
                 "viol. obeying", "viol. ignoring"));
@@ -73,8 +82,15 @@ public final class SimReport {
             row.add(Long.toString(r.xoffEdges()));
             row.add(micros(r.pausedNanos()));
             row.add(r.firstPauseNanos() < 0 ? "none" : micros(r.firstPauseNanos()));
+            double all = 0;
             for (double bps : r.throughputBps()) {
-                row.add(String.format(Locale.ROOT, "%.2f", bps / 1e9));
+                all += bps;
+                if (perTraffic) {
+                    row.add(String.format(Locale.ROOT, "%.2f", bps / 1e9));
+                }
+            }
+            if (!perTraffic) {
+                row.add(String.format(Locale.ROOT, "%.2f", all / 1e9));
             }
             row.add(r.flowsCompleted() + "/" + r.flowsStarted());
             row.add(r.fctP50Nanos() < 0 ? "-" : micros(r.fctP50Nanos()));
@@ -90,6 +106,10 @@ public final class SimReport {
             rows.add(row);
         }
         printAligned(out, header, rows);
+        if (!perTraffic) {
+            out.printf(Locale.ROOT, "traffic Gb/s: all %d traffics together (more than %d: per traffic in --json and --out)%n",
+                    scenario.traffic().size(), MAX_TRAFFIC_COLUMNS);
+        }
         if (topo.isLeafSpine()) {
             for (SchemeResult r : results) {
                 StringBuilder line = new StringBuilder("fabric pauses by switch, " + r.scheme() + ":");
