@@ -11,11 +11,10 @@ import org.pfcswitch.mmu.RandomSource;
  * A test driver for one {@link SwitchCore} with cables between its own ports, in virtual time: a
  * frame the core sends out of a cabled port arrives on the other end one line time plus the cable
  * delay after it started; what it sends out of an uncabled port (a host) is counted and freed. A
- * heap slab of 2 KiB buffers, as {@link CoreRig}.
+ * heap slab of 2 KiB buffers ({@link SlotSlab}), as {@link CoreRig}.
  */
-final class CabledRig implements PacketMemory, FrameAllocator, FrameSink {
+final class CabledRig extends SlotSlab implements FrameSink {
 
-    static final int SLOT_BYTES = 2048;
     static final long CABLE_NANOS = 1_000;
 
     private record Arrival(long at, long seq, int port, long handle) {}
@@ -23,10 +22,6 @@ final class CabledRig implements PacketMemory, FrameAllocator, FrameSink {
     final SwitchCore core;
     private final int[] peer;
     private final long[] speed;
-    private final MemorySegment slab;
-    private final int[] length;
-    private final int[] free;
-    private int freeCount;
     private final PriorityQueue<Arrival> wire = new PriorityQueue<>((a, b) -> a.at != b.at
             ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
     private long seq;
@@ -35,38 +30,14 @@ final class CabledRig implements PacketMemory, FrameAllocator, FrameSink {
 
     /** {@code peer[p]}: the port cabled to p, or -1 (a host). */
     CabledRig(CoreConfig config, int[] peer, int slots) {
+        super(slots);
         this.peer = peer.clone();
         this.speed = new long[peer.length];
         for (int p = 0; p < peer.length; p++) {
             speed[p] = config.speedBps(p);
         }
         this.toHost = new long[peer.length];
-        slab = MemorySegment.ofArray(new long[slots * SLOT_BYTES / 8]);
-        length = new int[slots];
-        free = new int[slots];
-        for (int i = 0; i < slots; i++) {
-            free[freeCount++] = slots - 1 - i;
-        }
         core = new SwitchCore(config, this, this, this, RandomSource.seeded(7));
-    }
-
-    @Override public MemorySegment bytes() { return slab; }
-    @Override public long offset(long handle) { return handle * SLOT_BYTES; }
-    @Override public int length(long handle) { return length[(int) handle]; }
-
-    @Override
-    public long allocate(int len) {
-        if (freeCount == 0) {
-            return NO_HANDLE;
-        }
-        int h = free[--freeCount];
-        length[h] = len;
-        return h;
-    }
-
-    @Override
-    public void free(long handle) {
-        free[freeCount++] = (int) handle;
     }
 
     @Override

@@ -10,12 +10,10 @@ import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.mmu.RandomSource;
 
 /**
- * A test driver for {@link SwitchCore}: a heap slab of 2 KiB frame buffers, a clock the test
+ * A test driver for {@link SwitchCore}: a heap slab of 2 KiB frame buffers ({@link SlotSlab}), a clock the test
  * moves, and a record of every frame the core transmits (or, for the allocation test, a counter).
  */
-final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
-
-    static final int SLOT_BYTES = 2048;
+final class CoreRig extends SlotSlab implements FrameSink {
 
     /** One transmitted frame, with a copy of its bytes taken at transmit time. */
     record Sent(int port, long start, int length, byte[] bytes) {}
@@ -24,10 +22,6 @@ final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
     final List<Sent> sent = new ArrayList<>();
     long transmitted;
     private final boolean record;
-    private final MemorySegment slab;
-    private final int[] length;
-    private final int[] free;
-    private int freeCount;
     private final RoceFrameBuilder roce = new RoceFrameBuilder();
 
     CoreRig(CoreConfig config, int slots, boolean record) {
@@ -39,43 +33,13 @@ final class CoreRig implements PacketMemory, FrameAllocator, FrameSink {
     }
 
     CoreRig(CoreConfig config, SwitchModel model, int slots, boolean record) {
+        super(slots);
         this.record = record;
-        slab = MemorySegment.ofArray(new long[slots * SLOT_BYTES / 8]);
-        length = new int[slots];
-        free = new int[slots];
-        for (int i = 0; i < slots; i++) {
-            free[freeCount++] = slots - 1 - i;
-        }
         core = new SwitchCore(config, model, this, this, this, RandomSource.seeded(7));
     }
 
     CoreRig(CoreConfig config) {
         this(config, 1 << 14, true);
-    }
-
-    // PacketMemory
-    @Override public MemorySegment bytes() { return slab; }
-    @Override public long offset(long handle) { return handle * SLOT_BYTES; }
-    @Override public int length(long handle) { return length[(int) handle]; }
-
-    // FrameAllocator
-    @Override
-    public long allocate(int len) {
-        if (freeCount == 0) {
-            return NO_HANDLE;
-        }
-        int h = free[--freeCount];
-        length[h] = len;
-        return h;
-    }
-
-    @Override
-    public void free(long handle) {
-        free[freeCount++] = (int) handle;
-    }
-
-    int buffersInUse() {
-        return length.length - freeCount;
     }
 
     // FrameSink
