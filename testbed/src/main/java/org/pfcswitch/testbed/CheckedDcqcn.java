@@ -11,7 +11,10 @@ package org.pfcswitch.testbed;
  *       (R_T = R_C first, unless no increase happened since the last cut), the increase stages
  *       restart and the increase timer starts over.</li>
  *   <li>Every alpha interval: alpha = (1 − g)·alpha, plus g if a CNP came in that interval.</li>
- *   <li>Increase events as in {@link Dcqcn}.</li>
+ *   <li>Increase events as in {@link Dcqcn}, but each is judged by the stage count before it (ns-3's
+ *       order, {@code RateIncEventTimerMlx}): with F fast-recovery steps the first F events after a
+ *       cut are fast recovery, the next an active increase, the rest hyper increases. {@link Dcqcn}
+ *       counts the event first, so it reaches active and hyper increase one event sooner.</li>
  * </ul>
  *
  * So a QP cuts its rate at most once per interval however many CNPs arrive (one per marked packet,
@@ -71,8 +74,8 @@ final class CheckedDcqcn extends Dcqcn {
             } else if (nextCheck == first) {
                 check(first, now);
             } else {
+                increase();                     // judged by the stage before this event, as ns-3 does
                 timerStage++;
-                increase();
                 nextTimer += c.timerNanos();
             }
         }

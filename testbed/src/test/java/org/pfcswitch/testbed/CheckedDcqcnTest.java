@@ -71,4 +71,42 @@ class CheckedDcqcnTest {
         rp.rateBps(2 * a);
         assertEquals((1 - c.g()) * (1 - c.g()) + c.g(), rp.alpha(), 1e-12);
     }
+
+    /**
+     * ns-3's increase staging: after a cut, the first F (fast recovery steps, 1 here) timer events
+     * move R_C halfway to R_T and leave R_T alone; the next adds AI to R_T; later ones HAI. The
+     * default reaction point counts the event first, so its first event already adds AI.
+     */
+    @Test
+    void increaseEventsAreJudgedByTheStageBeforeThemAsNs3Does() {
+        DcqcnConfig one = new DcqcnConfig(true, 1.0 / 256, 1_000_000_000L, 55_000, 0, 1, 50_000_000L, 100_000_000L,
+                100_000_000L, 1.0, 50_000);
+        long line = 25_000_000_000L;
+        Dcqcn checked = Dcqcn.create(one, CHECK, line);
+        checked.onCnp(0);
+        assertEquals(line / 2, checked.rateBps(CHECK), "one cut at the first check (alpha 1)");
+        long target = checked.targetBps();
+        assertEquals(line, target, "R_T kept: no increase since the last cut (ns-3 without ClampTargetRate)");
+        long t = CHECK + 55_000;
+        long rate = checked.rateBps(t);
+        assertEquals(target, checked.targetBps(), "event 1: fast recovery, R_T unchanged");
+        assertEquals((line / 2 + line + 1) / 2, rate, "halfway to R_T");
+        checked.onCnp(t + 1);                                   // a second cut: now R_T = R_C (an increase came)
+        long afterCut = checked.rateBps(t + 1 + CHECK);
+        assertEquals(rate, checked.targetBps(), "R_T follows the cut once an increase came");
+        long t2 = t + CHECK + 55_000;
+        checked.rateBps(t2);
+        assertEquals(rate, checked.targetBps(), "event 1 after the second cut: fast recovery again");
+        checked.rateBps(t2 + 55_000);
+        assertEquals(rate + 50_000_000L * line / 25_000_000_000L, checked.targetBps(), "event 2: active increase (+AI)");
+        assertTrue(afterCut < rate);
+
+        Dcqcn each = Dcqcn.create(one, 0, line);
+        each.onCnp(0);
+        each.onCnp(1_000);                                      // R_T = R_C = line / 2 before the second cut
+        long eachTarget = each.targetBps();
+        assertTrue(eachTarget < line);
+        each.rateBps(1_000 + 55_000);
+        assertTrue(each.targetBps() > eachTarget, "the default's first event already adds AI");
+    }
 }
