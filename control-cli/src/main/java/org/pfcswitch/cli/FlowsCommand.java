@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code pfcswitch flows}: flow lists for {@code kind: flows} traffic, and ns-3's flow and FCT files. */
 @Command(name = "flows", mixinStandardHelpOptions = true,
+        header = "Checks flow lists (sim's 'kind: flows') and converts ns-3 flow and FCT files.",
         description = {"Flow lists: what 'traffic: {x: {kind: flows, file: F}}' in a scenario reads,",
             "one flow a line: 'src dst bytes start [priority]'. Hosts by name or index",
             "(the scenario's host order); start in seconds (0.0015) or with a unit (1.5ms,",

@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "hosts",
         mixinStandardHelpOptions = true,
+        header = "Runs a scenario's traffic on emulated RoCEv2 hosts in a testbed's namespaces.",
         description = {
             "Runs a scenario's traffic in real time on emulated RoCEv2 hosts in a testbed's",
             "network namespaces.",

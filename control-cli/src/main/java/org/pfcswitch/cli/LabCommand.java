@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "lab",
         mixinStandardHelpOptions = true,
+        header = "Runs a scenario on the live switch and in virtual time, side by side, scheme by scheme.",
         description = {
             "Runs a scenario on the live switch and in virtual time, scheme by scheme, and",
             "prints the two side by side.",

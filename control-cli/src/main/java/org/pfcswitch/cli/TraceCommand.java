@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "trace",
         mixinStandardHelpOptions = true,
+        header = "Records a microsecond trace of a running switch's queues, thresholds and PFC frames.",
         description = {
             "Records a trace of a running switch: every lossless ingress queue's bytes, egress",
             "bytes and current XOFF threshold once per --every, and the PFC frames sent and",
