@@ -65,10 +65,9 @@ class LabCommandTest {
         // Clone copies ignore PFC.
         long headroomNanos = LosslessJudgement.lineNanos(256L * 1024, 200_000_000L);
         for (String scheme : new String[] {"dt", "spfc"}) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile(scheme + " done: .*stalls >= 1 ms \\d+, >= 10 ms (\\d+),.*")
-                    .matcher(out);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(scheme + " done: .*").matcher(out);
             assertTrue(m.find(), out);
-            if (Long.parseLong(m.group(1)) > 0) {
+            if (LosslessJudgement.stalledTenMs(m.group())) {
                 System.out.println("LabCommandTest: " + scheme + " live stalled >= 10 ms; zero drops not required of this run");
             } else {
                 LosslessJudgement.judge("LabCommandTest: live " + scheme, m.group(), headroomNanos,

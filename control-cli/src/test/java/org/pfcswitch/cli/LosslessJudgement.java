@@ -52,6 +52,18 @@ final class LosslessJudgement {
         return obeying;
     }
 
+    /**
+     * Whether the worker stalled 10 ms or more, from {@code text}: run's "poll-loop stalls ... >= 10ms N"
+     * or lab's "stalls >= 1 ms N, >= 10 ms M"; such a run is not judged.
+     */
+    static boolean stalledTenMs(String text) {
+        Matcher m = Pattern.compile(">= 10 ?ms (\\d+)").matcher(text);
+        if (!m.find()) {
+            throw new AssertionError("no stall counts in the log:\n" + text);
+        }
+        return Long.parseLong(m.group(1)) > 0;
+    }
+
     /** The worker's longest stall in {@code text}: "longest N us" (run's shutdown line) or "longest X ms" (lab's), in ns. */
     static long longestStallNanos(String text) {
         Matcher us = Pattern.compile("poll-loop stalls .*; longest (\\d+) us").matcher(text);
