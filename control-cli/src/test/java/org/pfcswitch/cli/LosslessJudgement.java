@@ -1,7 +1,6 @@
 package org.pfcswitch.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,16 +39,35 @@ final class LosslessJudgement {
         if (obeying == 0) {
             return 0;
         }
-        assertEquals(0, beforeXoff, label + ": lossless drops before the switch paused their sender\n" + context);
+        String fault = switchFault(text, headroomNanos, longestStallNanos);
+        assertNull(fault, () -> label + ": " + fault + "\n" + context);
         double earliestMs = Double.parseDouble(m.group(3));
-        long bound = headroomNanos - longestStallNanos;
-        assertTrue(earliestMs * 1e6 >= bound, label + ": a sender that obeys PFC lost a frame " + earliestMs
-                + " ms after its XOFF, within the headroom's " + headroomNanos / 1e6 + " ms less the worker's longest stall "
-                + longestStallNanos / 1e6 + " ms\n" + context);
         System.out.println(label + ": " + obeying + " lossless drops, the earliest " + earliestMs + " ms after the sender's XOFF,"
                 + " not sooner than the headroom's " + headroomNanos / 1e6 + " ms less the worker's longest stall "
                 + longestStallNanos / 1e6 + " ms (a late stall or a late host)");
         return obeying;
+    }
+
+    /**
+     * The drops of senders that obey PFC in {@code text} that are the switch's, in words, or null when
+     * there are none: drops before any XOFF, or one sooner after it than the headroom's line time less
+     * the worker's longest stall.
+     */
+    static String switchFault(String text, long headroomNanos, long longestStallNanos) {
+        Matcher m = OBEYING.matcher(text);
+        if (!m.find() || Long.parseLong(m.group(1)) == 0) {
+            return null;
+        }
+        long beforeXoff = Long.parseLong(m.group(2));
+        if (beforeXoff > 0) {
+            return beforeXoff + " lossless drops before the switch paused their sender";
+        }
+        double earliestMs = Double.parseDouble(m.group(3));
+        if (earliestMs * 1e6 >= headroomNanos - longestStallNanos) {
+            return null;
+        }
+        return "a sender that obeys PFC lost a frame " + earliestMs + " ms after its XOFF, within the headroom's "
+                + headroomNanos / 1e6 + " ms less the worker's longest stall " + longestStallNanos / 1e6 + " ms";
     }
 
     /**
