@@ -17,6 +17,7 @@ import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.testbed.HostSendLog;
 import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.LiveResult;
@@ -46,6 +47,11 @@ import picocli.CommandLine.Spec;
             "hosts' results. Then it stops the switch (every mbuf must be back), removes the",
             "testbed, runs the same scenario in 'sim' under each scheme, and prints one table:",
             "a 'live' and a 'sim' row per scheme with the same columns.",
+            "",
+            "After each live scheme it says whose every lossless drop of a sender that obeys",
+            "PFC was, from the switch's drop log and the hosts' send log: the switch's, the",
+            "host's, or the emulated wires' (the sender obeyed, the headroom held what it had",
+            "in flight, but the pause took longer than the headroom's line time to stop it).",
             "",
             "Throughput is over the whole run in both rows. The scenario's clone ports are the",
             "switch's kind: clone ports live; the switch config's mmu: section should be the",
@@ -153,7 +159,9 @@ final class LabCommand implements Callable<Integer> {
         log("live " + scheme + ": " + s.durationNanos() / 1e9 + " s of traffic on the emulated hosts");
         SwitchStatus status = new SwitchStatus(sw);
         LiveResult r;
+        String dropReport;
         try (LiveTestbedHosts hosts = LiveTestbedHosts.open(s, tb, scenario, config)) {
+            HostSendLog sends = new HostSendLog().attach(hosts.hosts());
             long[] next = {1_000_000_000L};
             r = LiveRun.run(s, hosts.hosts(), s.durationNanos(), (now, total) -> {
                 if (now >= next[0]) {
@@ -161,6 +169,8 @@ final class LabCommand implements Callable<Integer> {
                     log(String.format(Locale.ROOT, "  %s t=%.1fs %s", scheme, now / 1e9, status.compactLine()));
                 }
             });
+            dropReport = LiveDropReport.line(LiveDropReport.fromSwitch(sw, hosts.hostOfPort(sw.config())),
+                    hosts.dropAttribution(sends, s.payloadMtu()), sw.core().losslessDropLog().overflow());
         }
         SwitchCore core = sw.core();
         SwitchCounters c = core.counters();
@@ -181,10 +191,20 @@ final class LabCommand implements Callable<Integer> {
             }
         }
         long[] stalls = sw.stalls();
-        log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms; switch worker stalls >= 1 ms %d, >= 10 ms %d,"
-                        + " longest %.1f ms;"
-                        + " lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, stalls[1], stalls[2],
+        long received = 0;
+        long sent = 0;
+        for (LiveResult.Host h : r.hosts()) {
+            received += h.kernelDrops();
+            sent += h.framesLost();
+        }
+        log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms, their sockets lost %d frames received and %d"
+                        + " sent; switch worker stalls >= 1 ms %d, >= 10 ms %d, longest %.1f ms;"
+                        + " lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, received, sent, stalls[1], stalls[2],
                 sw.longestPassNanos() / 1e6, drops.isEmpty() ? " none" : drops, SwitchStatus.obeyingDrops(core)));
+        if (c.lastLosslessDropPort >= 0) {
+            log("  " + scheme + " " + status.losslessDropLine());
+        }
+        log("  " + scheme + " " + dropReport);
         return new Live(scheme, pauses, core.mmu().losslessViolations(), c.maxBufferBytes(), r);
     }
 

@@ -6,6 +6,9 @@ import java.util.List;
 
 import org.pfcswitch.testbed.config.ConfigException;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
+import org.pfcswitch.dataplane.SwitchConfig;
+import org.pfcswitch.testbed.DropAttribution;
+import org.pfcswitch.testbed.HostSendLog;
 import org.pfcswitch.testbed.LiveHosts;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.netns.PacketSocket;
@@ -20,10 +23,12 @@ final class LiveTestbedHosts implements AutoCloseable {
 
     private final LiveHosts hosts;
     private final List<PacketSocket> sockets;
+    private final List<TestbedConfig.Host> placed;
 
-    private LiveTestbedHosts(LiveHosts hosts, List<PacketSocket> sockets) {
+    private LiveTestbedHosts(LiveHosts hosts, List<PacketSocket> sockets, List<TestbedConfig.Host> placed) {
         this.hosts = hosts;
         this.sockets = sockets;
+        this.placed = placed;
     }
 
     /**
@@ -41,7 +46,7 @@ final class LiveTestbedHosts implements AutoCloseable {
                 sockets.add(socket);
                 b.host(h.name(), socket, socket.macAddress(), ipv4(h.ipCidr()), s.hosts().get(i).rateBps());
             }
-            return new LiveTestbedHosts(b.build(), sockets);
+            return new LiveTestbedHosts(b.build(), sockets, placed);
         } catch (RuntimeException e) {
             sockets.forEach(PacketSocket::close);
             throw e;
@@ -50,6 +55,30 @@ final class LiveTestbedHosts implements AutoCloseable {
 
     LiveHosts hosts() {
         return hosts;
+    }
+
+    /** The index of the host cabled to switch port {@code switchPort} here, or -1 (a clone port, no host). */
+    int hostOnPort(String switchPort) {
+        for (int i = 0; i < placed.size(); i++) {
+            if (placed.get(i).switchPort().equals(switchPort)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** By port of the switch {@code cfg}: {@link #hostOnPort}. */
+    int[] hostOfPort(SwitchConfig cfg) {
+        return cfg.ports().stream().mapToInt(p -> hostOnPort(p.name())).toArray();
+    }
+
+    /** Judges drops against these hosts' {@code sends}, their frames at most {@code payloadMtu} plus headers. */
+    DropAttribution dropAttribution(HostSendLog sends, int payloadMtu) {
+        long[] rate = new long[hosts.hosts()];
+        for (int i = 0; i < rate.length; i++) {
+            rate[i] = hosts.host(i).rateBps();
+        }
+        return new DropAttribution(sends, rate, payloadMtu + LiveHosts.HEADER_ALLOWANCE_BYTES);
     }
 
     /** How many of the scenario's hosts run here (its clone ports do not). */

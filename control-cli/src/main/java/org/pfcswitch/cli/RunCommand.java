@@ -99,6 +99,14 @@ final class RunCommand implements Callable<Integer> {
             description = "With --record: record at most N arrivals, 80 bytes each (default: ${DEFAULT-VALUE}).")
     long recordMax;
 
+    @Option(names = "--drop-log", paramLabel = "FILE",
+            description = "At shutdown, write the lossless drops of senders that obey PFC to FILE (CSV): port, priority, "
+                    + "QP and PSN of each lost frame, when it was dropped, when its pause episode's first XOFF went out, "
+                    + "the first frame into that queue's headroom and the headroom's bytes; times in CLOCK_MONOTONIC ns, "
+                    + "to set beside the senders' own logs (the first " + org.pfcswitch.core.LosslessDropLog.CAPACITY
+                    + " drops).")
+    Path dropLog;
+
     @Option(names = "--check", description = "Read and validate the configuration, print what would start, and exit.")
     boolean check;
 
@@ -245,6 +253,16 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
+        if (dropLog != null) {
+            try {
+                int rows = LiveDropReport.writeCsv(sw, dropLog);
+                log("drop log: " + rows + " lossless drops of senders that obey PFC written to " + dropLog
+                        + (sw.core().losslessDropLog().overflow() > 0 ? ", " + sw.core().losslessDropLog().overflow()
+                                + " more not logged" : ""));
+            } catch (IOException e) {
+                log("drop log: cannot write " + dropLog + ": " + e.getMessage());
+            }
+        }
         if (recorder != null) {
             try {
                 var r = recorder.close();

@@ -132,16 +132,7 @@ final class SwitchStatus {
                     + (deadlock.present() ? ", one still present at shutdown" : ""));
         }
         if (c.lastLosslessDropPort >= 0) {
-            lines.add(String.format(Locale.ROOT, "lossless drops: %d before the episode's first XOFF frame went out; the longest"
-                            + " after it %s; the last: %s priority %d, %s, ingress queue %d B of which headroom %d B (headroom"
-                            + " per queue %d B), %s", c.losslessDropsBeforeXoffSent,
-                    c.losslessDropMaxNanosAfterXoff < 0 ? "none" : String.format(Locale.ROOT, "%.3f ms", c.losslessDropMaxNanosAfterXoff / 1e6),
-                    name(c.lastLosslessDropPort), c.lastLosslessDropPriority, Verdict.name(c.lastLosslessDropVerdict),
-                    c.lastLosslessDropIngressBytes, c.lastLosslessDropHeadroomBytes,
-                    core.mmu().config().headroomBytes(c.lastLosslessDropPort),
-                    c.lastLosslessDropNanosAfterXoff < 0 ? "no XOFF frame sent yet in this episode"
-                            : String.format(Locale.ROOT, "%.3f ms after the episode's first XOFF frame",
-                                    c.lastLosslessDropNanosAfterXoff / 1e6)) + "; " + obeyingDrops(core));
+            lines.add(losslessDropLine());
         }
         lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
                 + " (since start: from senders that obey PFC " + core.losslessViolations(false) + ", that ignore it "
@@ -150,6 +141,27 @@ final class SwitchStatus {
                 + ", " + sw.passes() + " poll-loop passes");
         lines.add(stalls());
         return lines;
+    }
+
+    /**
+     * What the lossless drops say about their cause (call only when there was one): how many came
+     * before the episode's first XOFF frame, the longest time after it, and the last drop's port,
+     * verdict, ingress and headroom bytes; then {@link #obeyingDrops}. {@code run} logs it at
+     * shutdown and {@code lab} after each live scheme.
+     */
+    String losslessDropLine() {
+        SwitchCore core = sw.core();
+        SwitchCounters c = core.counters();
+        return String.format(Locale.ROOT, "lossless drops: %d before the episode's first XOFF frame went out; the longest"
+                        + " after it %s; the last: %s priority %d, %s, ingress queue %d B of which headroom %d B (headroom"
+                        + " per queue %d B), %s", c.losslessDropsBeforeXoffSent,
+                c.losslessDropMaxNanosAfterXoff < 0 ? "none" : String.format(Locale.ROOT, "%.3f ms", c.losslessDropMaxNanosAfterXoff / 1e6),
+                name(c.lastLosslessDropPort), c.lastLosslessDropPriority, Verdict.name(c.lastLosslessDropVerdict),
+                c.lastLosslessDropIngressBytes, c.lastLosslessDropHeadroomBytes,
+                core.mmu().config().headroomBytes(c.lastLosslessDropPort),
+                c.lastLosslessDropNanosAfterXoff < 0 ? "no XOFF frame sent yet in this episode"
+                        : String.format(Locale.ROOT, "%.3f ms after the episode's first XOFF frame",
+                                c.lastLosslessDropNanosAfterXoff / 1e6)) + "; " + obeyingDrops(core);
     }
 
     /**

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code pfcswitch lab} on the shipped emulated 9-port lab (namespaces renamed for this JVM), short
  * runs under dt and spfc: the live switch and the simulator agree on the SPFC paper's direction,
- * SPFC pausing the victim port H0 less than DT; the simulator drops no lossless frame and the
- * live switch none in a run where its worker never stalled 10 ms; no mbuf is lost. Pause totals of live and sim runs are within a factor of 4 of each other (the live run's
+ * SPFC pausing the victim port H0 less than DT; the simulator drops no lossless frame, and the
+ * live switch none that its senders' logs show to be its own (or theirs); no mbuf is lost. Pause totals of live and sim runs are within a factor of 4 of each other (the live run's
  * hosts react in software, tens to hundreds of microseconds; README has the numbers).
  */
 class LabCommandTest {
@@ -60,27 +60,11 @@ class LabCommandTest {
         }
         assertEquals(0, rows.get("dt sim")[2], "sim: no lossless drop under dt\n" + out);
         assertEquals(0, rows.get("spfc sim")[2], "sim: no lossless drop under spfc\n" + out);
-        // Live, a drop of a sender that obeys PFC is the switch's only when it came before the XOFF or
-        // within the headroom's line time, less the worker's longest stall, after it (LosslessJudgement).
-        // Clone copies ignore PFC.
-        long headroomNanos = LosslessJudgement.lineNanos(256L * 1024, 200_000_000L);
+        // Live, every drop of a sender that obeys PFC (clone copies do not) is traced to its sender's log
+        // (LiveDropReport): none may be the switch's or the host's; drops the emulated wires explain (the
+        // pause took longer than the headroom's line time to reach and stop an obeying sender) are printed.
         for (String scheme : new String[] {"dt", "spfc"}) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile(scheme + " done: .*").matcher(out);
-            assertTrue(m.find(), out);
-            if (LosslessJudgement.stalledTenMs(m.group())) {
-                System.out.println("LabCommandTest: " + scheme + " live stalled >= 10 ms; zero drops not required of this run");
-            } else if (scheme.equals("spfc")
-                    && LosslessJudgement.switchFault(m.group(), headroomNanos, LosslessJudgement.longestStallNanos(m.group())) != null) {
-                // KNOWN GAP, not hidden (issue 14 stays open for it; README "How the live tests judge lossless
-                // drops"): live spfc on this lab, whose clone ports ignore PFC, has dropped the victim H0's
-                // frames 0.3-3.1 ms after their XOFF with 256 KiB (10.5 ms) of headroom and stalls of at most
-                // 5.6 ms, which neither a stall nor a late host explains; sim drops nothing. Printed, not failed.
-                System.out.println("LabCommandTest: KNOWN GAP, live spfc: " + LosslessJudgement.switchFault(m.group(),
-                        headroomNanos, LosslessJudgement.longestStallNanos(m.group())));
-            } else {
-                LosslessJudgement.judge("LabCommandTest: live " + scheme, m.group(), headroomNanos,
-                        LosslessJudgement.longestStallNanos(m.group()), out);
-            }
+            LosslessJudgement.attributed("LabCommandTest: live " + scheme, scheme, out);
         }
         for (String scheme : new String[] {"dt", "spfc"}) {
             double ratio = (double) rows.get(scheme + " live")[0] / rows.get(scheme + " sim")[0];

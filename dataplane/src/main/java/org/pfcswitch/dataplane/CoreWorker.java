@@ -88,6 +88,7 @@ final class CoreWorker implements Runnable, PollLoop {
     private final long[] rxAddress;
     private final int[] rxCount;
     private final long tscStart;
+    private final long systemNanosAtStart;  // System.nanoTime() when tscStart was read: the core's clock on the JVM's
     private final double nanosPerTick;
 
     // Clone ports: by source port, its clones; by clone port, its mode, MAC and counters.
@@ -179,6 +180,7 @@ final class CoreWorker implements Runnable, PollLoop {
         this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator, this::transmit,
                 RandomSource.seeded(randomSeed));
         this.tscStart = Tsc.read();
+        this.systemNanosAtStart = System.nanoTime();
         this.nanosPerTick = 1e9 / Tsc.hz();
     }
 
@@ -410,6 +412,22 @@ final class CoreWorker implements Runnable, PollLoop {
     }
 
     // ---------------------------------------------------------------- other threads
+
+    /**
+     * A time on the core's clock as {@link System#nanoTime()} read it. The TSC's rate as DPDK
+     * measured it at start-up can be off by a fraction of a percent (seconds of run make
+     * milliseconds), so the conversion uses the rate the two clocks showed between the core's start
+     * and this call. Any thread may call it.
+     */
+    long systemNanos(long coreNanos) {
+        long tscNow = Tsc.read();
+        long systemNow = System.nanoTime();
+        if (tscNow <= tscStart) {
+            return systemNanosAtStart + coreNanos;
+        }
+        double systemNanosPerTick = (double) (systemNow - systemNanosAtStart) / (tscNow - tscStart);
+        return systemNanosAtStart + (long) (coreNanos / nanosPerTick * systemNanosPerTick);
+    }
 
     /** Where control-plane threads hand their requests; call before the worker thread starts. */
     void useMailbox(CoreMailbox mailbox) {

@@ -368,6 +368,14 @@ public final class DpdkSwitch {
         return worker.core();
     }
 
+    /**
+     * A time on the running core's clock (what its counters and {@link SwitchCore#losslessDropLog} hold) as
+     * {@link System#nanoTime()} read it, so it can be set beside what other threads of this JVM timed.
+     */
+    public long systemNanos(long coreNanos) {
+        return worker.systemNanos(coreNanos);
+    }
+
     /** Frames the core sent on {@code port} that the port's TX queue refused after the retries (lost there). */
     public long txRefused(int port) {
         return worker.txRefused(port);

@@ -74,6 +74,7 @@ public final class SwitchCore {
      */
     private final DeadlineHeap timers;
     private final SwitchCounters counters;
+    private final LosslessDropLog dropLog;
     private final long[] speedBps;
     private final long[] portMac;
     private final long[] lineFreeAt;
@@ -130,6 +131,7 @@ public final class SwitchCore {
         }
         this.timers = new DeadlineHeap(2 * ports + 2);
         this.counters = new SwitchCounters(ports);
+        this.dropLog = new LosslessDropLog(ports * PRIORITIES);
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: bfc raises no XOFF and brings its own backpressure state, every other scheme is PFC.
         PfcLink pfcLink = new PfcLink(speedBps, config.pauseQuanta(), model.pfc(), counters, timers, ports);
@@ -315,6 +317,10 @@ public final class SwitchCore {
             allocator.free(handle);
             return;
         }
+        if (verdict == Verdict.HEADROOM && mmu.ledger().ingressHeadroom(inPort * PRIORITIES + priority) == length) {
+            // the first frame since this queue's headroom was last empty: what its overflow is judged from
+            dropLog.headroomAdmitted(inPort * PRIORITIES + priority, parsed.destQp(), parsed.psn(), now);
+        }
         int slot = slots.take();
         slots.handle[slot] = handle;
         slots.length[slot] = length;
@@ -359,6 +365,9 @@ public final class SwitchCore {
         counters.lastLosslessDropIngressBytes = mmu.ledger().ingressBytes(k);
         counters.lastLosslessDropHeadroomBytes = mmu.ledger().ingressHeadroom(k);
         counters.lastLosslessDropNanosAfterXoff = after;
+        if (!senderIgnoresPfc[inPort]) {
+            dropLog.dropped(k, parsed.destQp(), parsed.psn(), now, since, mmu.ledger().ingressHeadroom(k));
+        }
     }
 
     // ------------------------------------------------------------------ PFC watchdog
@@ -676,6 +685,11 @@ public final class SwitchCore {
 
     public SwitchCounters counters() {
         return counters;
+    }
+
+    /** The lossless drops frame by frame, with what each episode's headroom was filled from. */
+    public LosslessDropLog losslessDropLog() {
+        return dropLog;
     }
 
     public ForwardingTable forwardingTable() {

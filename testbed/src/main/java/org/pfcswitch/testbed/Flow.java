@@ -115,6 +115,11 @@ final class Flow {
         return payload;
     }
 
+    /** The PSN of the frame {@link #writeNext} wrote last. */
+    int writtenPsn() {
+        return (psn - 1) & 0xFF_FFFF;
+    }
+
     private void prepareNext() {
         boolean first = messageLeft == 0;
         long message = first ? Math.min(MAX_MESSAGE_BYTES, sizeBytes - sentBytes) : messageLeft;

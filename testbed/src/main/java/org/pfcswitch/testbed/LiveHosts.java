@@ -29,6 +29,9 @@ import org.pfcswitch.core.FrameAllocator;
  */
 public final class LiveHosts implements Hosts {
 
+    /** Bytes a frame may have besides its RDMA payload (headers, ICRC): the slab's slots hold payloadMtu plus this. */
+    public static final int HEADER_ALLOWANCE_BYTES = 96;
+
     /** Frames taken from one port per pass at most. */
     public static final int RX_BURST = 32;
 
@@ -237,7 +240,7 @@ public final class LiveHosts implements Hosts {
             }
             int n = specs.size();
             EventLoop loop = new EventLoop();
-            HeapSlab slab = new HeapSlab(slabSlots, payloadMtu + 96);
+            HeapSlab slab = new HeapSlab(slabSlots, payloadMtu + HEADER_ALLOWANCE_BYTES);
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();

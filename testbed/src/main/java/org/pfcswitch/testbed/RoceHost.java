@@ -278,7 +278,7 @@ public final class RoceHost implements Node {
         int payload = f.writeNext(slab.bytes(), slab.offset(handle));
         records.onSent(f.id, payload);
         framesSent++;
-        observer.onTransmit(index, f.id, f.priority, length, now);
+        observer.onTransmit(index, f.id, f.writtenPsn(), f.priority, length, now);
         lineFreeAt = now + serialization(length);
         line.send(handle, length, now);
     }

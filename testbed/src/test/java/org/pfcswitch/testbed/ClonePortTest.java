@@ -33,7 +33,7 @@ class ClonePortTest {
         List<Tx> out = new ArrayList<>();
         tb.host(host).observe(new HostObserver() {
             @Override
-            public void onTransmit(int h, int flow, int priority, int length, long start) {
+            public void onTransmit(int h, int flow, int psn, int priority, int length, long start) {
                 out.add(new Tx(start, length, priority));
             }
         });
@@ -106,13 +106,13 @@ class ClonePortTest {
                 .mmu(mmu()).cloneOf(1, 0, mode).build();
         tb.host(0).observe(new HostObserver() {
             @Override
-            public void onTransmit(int h, int flow, int priority, int length, long start) {
+            public void onTransmit(int h, int flow, int psn, int priority, int length, long start) {
                 source.add(new Tx(start, length, priority));
             }
         });
         tb.host(1).observe(new HostObserver() {
             @Override
-            public void onTransmit(int h, int flow, int priority, int length, long start) {
+            public void onTransmit(int h, int flow, int psn, int priority, int length, long start) {
                 clone.add(new Tx(start, length, priority));
             }
         });

@@ -35,7 +35,7 @@ class ModelOptionsSimTest {
         List<Entry> log = new ArrayList<>();
         tb.host(0).observe(new HostObserver() {
             @Override
-            public void onTransmit(int host, int flow, int priority, int length, long start) {
+            public void onTransmit(int host, int flow, int psn, int priority, int length, long start) {
                 log.add(new Entry(start, -1, priority));
             }
 

@@ -1,0 +1,144 @@
+package org.pfcswitch.cli;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.pfcswitch.core.LosslessDropLog;
+import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.dataplane.DpdkSwitch;
+import org.pfcswitch.testbed.DropAttribution;
+import org.pfcswitch.testbed.DropAttribution.Drop;
+import org.pfcswitch.testbed.DropAttribution.Kind;
+import org.pfcswitch.testbed.DropAttribution.Result;
+
+/**
+ * Whose the lossless drops of a live run were, in one line that {@code lab} prints and the live
+ * tests read: {@code lossless drops of senders that obey PFC, by whose they are: wire W, switch S,
+ * host H, unmatched U}, then what the wire's drops took and the first reason of every other kind
+ * ({@link DropAttribution}).
+ */
+final class LiveDropReport {
+
+    private LiveDropReport() {}
+
+    /**
+     * The drops the running core logged on ports whose sender is an emulated host that obeys PFC,
+     * its times on {@link System#nanoTime()}; {@code hostOfPort[p]} is that host, or -1 (a clone port).
+     */
+    static List<Drop> fromSwitch(DpdkSwitch sw, int[] hostOfPort) {
+        SwitchCore core = sw.core();
+        LosslessDropLog log = core.losslessDropLog();
+        List<Drop> drops = new ArrayList<>();
+        for (int i = 0; i < log.size(); i++) {
+            int host = hostOfPort[log.port(i)];
+            if (host < 0) {
+                continue;
+            }
+            drops.add(new Drop(host, log.priority(i), log.qp(i), log.psn(i), sw.systemNanos(log.at(i)),
+                    log.xoffSentAt(i) < 0 ? -1 : sw.systemNanos(log.xoffSentAt(i)), log.firstHeadroomQp(i),
+                    log.firstHeadroomPsn(i), log.firstHeadroomAt(i) < 0 ? -1 : sw.systemNanos(log.firstHeadroomAt(i)),
+                    log.headroomBytes(i), core.mmu().config().headroomBytes(log.port(i))));
+        }
+        return drops;
+    }
+
+    /** The header of {@code run --drop-log}'s CSV; its times are CLOCK_MONOTONIC ns, as {@link System#nanoTime()} reads it. */
+    static final String CSV_HEADER = "port,priority,qp,psn,dropped_ns,xoff_sent_ns,first_headroom_qp,first_headroom_psn,"
+            + "first_headroom_ns,headroom_bytes,queue_headroom_bytes";
+
+    /**
+     * Writes the switch's drop log ({@link LosslessDropLog}: the lossless drops of senders that obey
+     * PFC) to {@code file} as CSV, port by name, times on this machine's CLOCK_MONOTONIC (-1: none),
+     * so a tool that logged its senders with the same clock can tell whose each drop was.
+     *
+     * @return the rows written
+     */
+    static int writeCsv(DpdkSwitch sw, java.nio.file.Path file) throws java.io.IOException {
+        SwitchCore core = sw.core();
+        LosslessDropLog log = core.losslessDropLog();
+        StringBuilder b = new StringBuilder(CSV_HEADER).append('\n');
+        for (int i = 0; i < log.size(); i++) {
+            int port = log.port(i);
+            b.append(sw.config().ports().get(port).name()).append(',').append(log.priority(i)).append(',')
+                    .append(log.qp(i)).append(',').append(log.psn(i)).append(',').append(sw.systemNanos(log.at(i))).append(',')
+                    .append(log.xoffSentAt(i) < 0 ? -1 : sw.systemNanos(log.xoffSentAt(i))).append(',')
+                    .append(log.firstHeadroomQp(i)).append(',').append(log.firstHeadroomPsn(i)).append(',')
+                    .append(log.firstHeadroomAt(i) < 0 ? -1 : sw.systemNanos(log.firstHeadroomAt(i))).append(',')
+                    .append(log.headroomBytes(i)).append(',').append(core.mmu().config().headroomBytes(port)).append('\n');
+        }
+        java.nio.file.Files.writeString(file, b);
+        return log.size();
+    }
+
+    /**
+     * Reads {@link #writeCsv}'s file back as drops of the senders that {@code hostOfPort} names by
+     * switch port (-1: not a host here, skipped).
+     *
+     * @throws IllegalArgumentException a line that is not the format, naming the file and line
+     */
+    static List<Drop> readCsv(java.nio.file.Path file, java.util.function.ToIntFunction<String> hostOfPort)
+            throws java.io.IOException {
+        List<String> lines = java.nio.file.Files.readAllLines(file);
+        if (lines.isEmpty() || !lines.getFirst().equals(CSV_HEADER)) {
+            throw new IllegalArgumentException(file + ": line 1: not a drop log (expected the header " + CSV_HEADER + ")");
+        }
+        List<Drop> drops = new ArrayList<>();
+        for (int n = 1; n < lines.size(); n++) {
+            String[] f = lines.get(n).split(",");
+            try {
+                if (f.length != 11) {
+                    throw new IllegalArgumentException("11 fields expected, got " + f.length);
+                }
+                int host = hostOfPort.applyAsInt(f[0]);
+                if (host >= 0) {
+                    drops.add(new Drop(host, Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                            Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6]), Integer.parseInt(f[7]),
+                            Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10])));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ": line " + (n + 1) + ": " + e.getMessage(), e);
+            }
+        }
+        return drops;
+    }
+
+    /** The line; {@code notLogged} drops past the switch's log are named, not judged. */
+    static String line(List<Drop> drops, DropAttribution attribution, long notLogged) {
+        Map<Kind, Integer> count = new EnumMap<>(Kind.class);
+        Map<Kind, String> firstWhy = new EnumMap<>(Kind.class);
+        long longestDelivery = -1;
+        long longestTrip = -1;
+        for (Drop d : drops) {
+            Result r = attribution.attribute(d);
+            count.merge(r.kind(), 1, Integer::sum);
+            firstWhy.putIfAbsent(r.kind(), "QP " + d.qp() + " PSN " + d.psn() + ": " + r.why());
+            if (r.kind() == Kind.WIRE) {
+                longestDelivery = Math.max(longestDelivery, r.xoffDeliveryNanos());
+                longestTrip = Math.max(longestTrip, r.firstTripNanos());
+            }
+        }
+        StringBuilder b = new StringBuilder("lossless drops of senders that obey PFC, by whose they are:");
+        for (Kind k : Kind.values()) {
+            b.append(k == Kind.WIRE ? " " : ", ").append(k.name().toLowerCase(Locale.ROOT)).append(' ')
+                    .append(count.getOrDefault(k, 0));
+        }
+        if (count.containsKey(Kind.WIRE)) {
+            b.append(String.format(Locale.ROOT, "; the emulated wires' (the pause took longer than the headroom's line time"
+                    + " to stop an obeying sender): XOFF delivery up to %s, first headroom frame's trip up to %.3f ms",
+                    longestDelivery < 0 ? "beyond the drop" : String.format(Locale.ROOT, "%.3f ms", longestDelivery / 1e6),
+                    longestTrip / 1e6));
+        }
+        for (Kind k : new Kind[] {Kind.SWITCH, Kind.HOST, Kind.UNMATCHED}) {
+            if (firstWhy.containsKey(k)) {
+                b.append("; the first ").append(k.name().toLowerCase(Locale.ROOT)).append(" one: ").append(firstWhy.get(k));
+            }
+        }
+        if (notLogged > 0) {
+            b.append("; ").append(notLogged).append(" more past the switch's drop log, not judged");
+        }
+        return b.toString();
+    }
+}
