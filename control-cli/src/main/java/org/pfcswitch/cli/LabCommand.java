@@ -169,8 +169,9 @@ final class LabCommand implements Callable<Integer> {
                     log(String.format(Locale.ROOT, "  %s t=%.1fs %s", scheme, now / 1e9, status.compactLine()));
                 }
             });
-            dropReport = LiveDropReport.line(LiveDropReport.fromSwitch(sw, hosts.hostOfPort(sw.config())),
-                    hosts.dropAttribution(sends, s.payloadMtu()), sw.core().losslessDropLog().overflow());
+            dropReport = !sw.core().pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
+                    : LiveDropReport.line(LiveDropReport.fromSwitch(sw, hosts.hostOfPort(sw.config())),
+                            hosts.dropAttribution(sends, s.payloadMtu()), sw.core().losslessDropLog().overflow());
         }
         SwitchCore core = sw.core();
         SwitchCounters c = core.counters();

@@ -253,7 +253,9 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
-        if (dropLog != null) {
+        if (dropLog != null && !sw.core().pausesWithPfc()) {
+            log("drop log: none under " + sw.core().mmu().config().scheme() + ", which does not pause with PFC");
+        } else if (dropLog != null) {
             try {
                 int rows = LiveDropReport.writeCsv(sw, dropLog);
                 log("drop log: " + rows + " lossless drops of senders that obey PFC written to " + dropLog

@@ -13,7 +13,8 @@ package org.pfcswitch.core;
  * pause took longer than the headroom's line time to take effect) or by accounting that charged
  * the headroom with more than that sender sent.
  *
- * <p>Written by the switch's thread only, off the fast path (on a drop, and on the first headroom
+ * <p>Under bfc nothing is logged: its pauses are not PFC XOFF frames, so there is no XOFF to
+ * judge a drop against. Written by the switch's thread only, off the fast path (on a drop, and on the first headroom
  * admission of an episode); nothing is allocated. Holds the first {@link #CAPACITY} drops; later
  * ones are counted in {@link #overflow}.
  */

@@ -365,7 +365,7 @@ public final class SwitchCore {
         counters.lastLosslessDropIngressBytes = mmu.ledger().ingressBytes(k);
         counters.lastLosslessDropHeadroomBytes = mmu.ledger().ingressHeadroom(k);
         counters.lastLosslessDropNanosAfterXoff = after;
-        if (!senderIgnoresPfc[inPort]) {
+        if (!senderIgnoresPfc[inPort] && pfcLink != null) {
             dropLog.dropped(k, parsed.destQp(), parsed.psn(), now, since, mmu.ledger().ingressHeadroom(k));
         }
     }
@@ -798,6 +798,11 @@ public final class SwitchCore {
      */
     public long pfcSenderMac(int port) {
         return pfcLink == null ? 0 : pfcLink.senderMac(port);
+    }
+
+    /** Whether this switch pauses its neighbours with PFC (every scheme but bfc, whose pauses are per upstream queue). */
+    public boolean pausesWithPfc() {
+        return pfcLink != null;
     }
 
     /** The switch's deadlock detection, or null when it is off. */
