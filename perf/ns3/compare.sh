@@ -2,7 +2,7 @@
 # Run `pfcswitch sim` on the flows perf/ns3/run.sh gave ns-3 and print both side by side, once per
 # variant of our model (docs/ns3-model.md, "sim beside ns-3"). Needs the ns-3 run first.
 #
-#   perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc ns3
+#   [SCENARIO=leafspine-ws-incast-s2] perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc ns3
 #
 # Variants (each a set of --set overrides on sim.yaml):
 #   today   our defaults (what the issue compared)
@@ -19,10 +19,10 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SCENARIO=leafspine-ws-incast
+SCENARIO=${SCENARIO:-leafspine-ws-incast}   # or leafspine-ws-incast-s2 (a second flow set, seed 2)
 RUN=${NS3_OUT:-$HERE/work/runs/$SCENARIO}
 YAML=$HERE/scenarios/$SCENARIO/sim.yaml
-OUT=$HERE/work/sim
+OUT=$HERE/work/sim${SCENARIO#leafspine-ws-incast}   # work/sim for the first flow set, work/sim-s2 for the second
 [[ -f "$RUN/sonic.fct" && -f "$RUN/reverie.fct" ]] || { echo "run perf/ns3/run.sh $SCENARIO first" >&2; exit 2; }
 mkdir -p "$OUT"
 

@@ -8,7 +8,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SCENARIO=leafspine-ws-incast
+SCENARIO=${SCENARIO:-leafspine-ws-incast}   # or leafspine-ws-incast-s2 (a second flow set, seed 2)
 RUN=${NS3_OUT:-$HERE/work/runs/$SCENARIO}
 YAML=$HERE/scenarios/$SCENARIO/sim.yaml
 ROUNDS=${1:-2}
