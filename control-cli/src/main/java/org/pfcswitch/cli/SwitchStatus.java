@@ -165,11 +165,11 @@ final class SwitchStatus {
     }
 
     /**
-     * The lossless drops of senders that obey PFC and what they say about whose they are: {@code
-     * from senders that obey PFC: N, M of them before any XOFF to them, the earliest T ms after their
-     * XOFF}. A drop before the XOFF, or sooner after it than the headroom's line time, is the
-     * switch's (its scheme paused too late or its headroom is too small); a later one means the
-     * sender kept sending after it was told to stop. {@code run} and {@code lab} print the same words.
+     * The lossless drops of senders that obey PFC, timed against their XOFF: {@code from senders
+     * that obey PFC: N, M of them before any XOFF to them, the earliest T ms after their XOFF}. A
+     * drop before any XOFF is the switch's; after it, timing alone cannot say whose a drop is when
+     * frames spend milliseconds on the way (emulated wires): the sender's own log can
+     * ({@code run --drop-log}, {@link LiveDropReport}). {@code run} and {@code lab} print the same words.
      */
     static String obeyingDrops(SwitchCore core) {
         SwitchCounters c = core.counters();

@@ -93,7 +93,7 @@ public final class LosslessDropLog {
     public long at(int i) { return at[i]; }
     /** When the episode's first XOFF frame went out, on the core's clock, or -1 if none had. */
     public long xoffSentAt(int i) { return xoffSentAt[i]; }
-    /** The episode's first frame admitted into headroom: its QP, PSN and time, or -1 (time) if none was. */
+    /** The first frame into the queue's headroom since it was last empty: its QP, PSN and time, or -1 (time) if none. */
     public int firstHeadroomQp(int i) { return firstHeadroomQp[i]; }
     public int firstHeadroomPsn(int i) { return firstHeadroomPsn[i]; }
     public long firstHeadroomAt(int i) { return firstHeadroomAt[i]; }
