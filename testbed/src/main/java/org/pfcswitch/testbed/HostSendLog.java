@@ -44,8 +44,8 @@ public final class HostSendLog implements HostObserver {
 
     /** {@code sendSlots}: a power of two, three quarters of which are kept; {@code systemClock}: System::nanoTime but in tests. */
     public HostSendLog(int sendSlots, int pauseCapacity, LongSupplier systemClock) {
-        if (Integer.bitCount(sendSlots) != 1 || pauseCapacity < 1) {
-            throw new IllegalArgumentException("sendSlots must be a power of two and pauseCapacity > 0, got " + sendSlots
+        if (Integer.bitCount(sendSlots) != 1 || sendSlots > 1 << 24 || pauseCapacity < 1) {
+            throw new IllegalArgumentException("sendSlots must be a power of two up to 2^24 and pauseCapacity > 0, got " + sendSlots
                     + ", " + pauseCapacity);
         }
         mask = sendSlots - 1;
@@ -74,7 +74,7 @@ public final class HostSendLog implements HostObserver {
     }
 
     private int slot(long key) {
-        long h = key * 0x9E37_79B9_7F4A_7C15L;
+        long h = key * 0x9E37_79B9_7F4A_7C15L;      // Fibonacci hashing: the top bits mix every key bit
         return (int) (h >>> 40) & mask;
     }
 
