@@ -33,7 +33,8 @@ import org.pfcswitch.core.PauseTimers;
  *
  * <p>As a receiver it parses every frame, checks each flow's PSN order and counts payload. It is the
  * DCQCN notification point: a CE-marked data packet makes it send a CNP (BTH opcode 0x81) to the
- * sender, at most one per QP per CNP interval (or one per marked packet: {@link HostModel#cnp}). It
+ * sender, at most one per QP per CNP interval (or one per marked packet, or the BECN bit of that
+ * packet's ACK: {@link HostModel#cnp}). It
  * answers every packet that asks for an ACK (the last one of each message; or every data packet:
  * {@link HostModel#ack}) with an RC ACK; the sender notes the flow's final ACK. A received PFC
  * pause lasts its quanta, or until its resume ({@link HostModel#pfc}).
@@ -314,11 +315,12 @@ public final class RoceHost implements Node {
         transmit(now);
     }
 
-    /** Builds a CNP or ACK for flow {@code f} back to its sender and queues it ahead of data. */
-    private void queueControl(Flow f, int opcode, int psn, long now) {
+    /** Builds a CNP or ACK (with {@code becn}: one that carries a CNP) for flow {@code f} back to its sender and queues it ahead of data. */
+    private void queueControl(Flow f, int opcode, int psn, boolean becn, long now) {
         RoceHost to = senderOf(f);
         control.macs(to.mac, mac).ips(ip, to.ip).destQp(f.id).opcode(opcode).psn(psn)
-                .udpSrcPort(49152 + (f.id & 0x3FFF)).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false);
+                .udpSrcPort(49152 + (f.id & 0x3FFF)).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false)
+                .becn(becn);
         int length = control.frameLength();
         long handle = slab.allocateOrFail(length);
         control.write(slab.bytes(), slab.offset(handle));
@@ -399,6 +401,12 @@ public final class RoceHost implements Node {
             } else if (op == Roce.OP_RC_ACK && f.src == index) {
                 if (parsed.psn() == f.lastPsn() && f.sentAll()) {
                     records.onAcked(f.id, now);
+                }
+                if (Roce.becn(slab.bytes(), parsed.bthOffset())) {      // a CNP on the ACK (CnpPolicy.ON_ACK)
+                    cnpsReceived++;
+                    if (f.cc != null) {
+                        f.cc.onCnp(now);
+                    }
                 }
             } else if (f.dst == index) {
                 receiveData(f, op, now);
@@ -497,13 +505,18 @@ public final class RoceHost implements Node {
         boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
                 && records.receivedPayloadBytes(f.id) + payload >= records.sizeBytes(f.id);
         records.onReceived(f.id, payload, inOrder, lastOfFlow, now);
-        if (parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled() && cnpPolicy.sendFor(f, now, dcqcn.cnpIntervalNanos())) {
+        boolean cnp = parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled() && cnpPolicy.sendFor(f, now, dcqcn.cnpIntervalNanos());
+        boolean ack = ackPolicy.acks(parsed.ackRequested());
+        boolean cnpOnAck = cnp && ack && cnpPolicy.ridesOnAck();
+        if (cnp) {
             cnpsSent++;
-            queueControl(f, Roce.OP_CNP, 0, now);
+            if (!cnpOnAck) {
+                queueControl(f, Roce.OP_CNP, 0, false, now);
+            }
         }
-        if (ackPolicy.acks(parsed.ackRequested())) {
+        if (ack) {
             acksSent++;
-            queueControl(f, Roce.OP_RC_ACK, psn, now);
+            queueControl(f, Roce.OP_RC_ACK, psn, cnpOnAck, now);
         }
         if (lastOfFlow) {
             events.onFlowReceived(f.id, now);
