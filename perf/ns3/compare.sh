@@ -13,8 +13,9 @@
 #           AI 50 Mb/s, HAI 100 Mb/s, min 100 Mb/s) with a CNP at most every 4 us (ns-3's decrease check)
 #   ns3     model: ns3-datacenter (every ns-3 choice: PAUSE until RESUME, ECN after removal, round robin,
 #           5-tuple ECMP, queue-0 headroom, CNP per marked packet, 4 us rate-decrease check, ACK per
-#           packet on the data's queue, FCT at the sender's last ACK, the artifact's scheme code: Reverie's
-#           filter on departures, no pool guard) + ns-3's DCQCN values + the headroom formula's MTU at
+#           packet on the data's queue as the ACK's flag, FCT at the sender's last ACK, the artifact's
+#           scheme code: Reverie's filter on departures, no pool guard, ns-3's packet sizes in the buffer
+#           and on the line) + ns-3's DCQCN values + the headroom formula's MTU at
 #           ns-3's payload + 48 = 1048 B (the example's formula; with 1500 the leaves' pool is 36 KB short)
 # Outputs: perf/ns3/work/sim/VARIANT.json and VARIANT/ (flow records); runs under nice, one at a time.
 set -euo pipefail

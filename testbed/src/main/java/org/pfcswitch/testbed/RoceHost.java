@@ -15,6 +15,7 @@ import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.Roce;
 import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.LineRate;
 import org.pfcswitch.core.PauseTimers;
 
@@ -76,6 +77,7 @@ public final class RoceHost implements Node {
     private long lineFreeAt;
     private int lastLength = -1;            // serialization(): the last frame length and its line time
     private long lastSerialization;
+    private FrameCost frameCost = FrameCost.ETHERNET;
     private long scheduledWake = Long.MAX_VALUE;
     private HostObserver observer = HostObserver.NONE;
     private long framesSent;
@@ -129,6 +131,13 @@ public final class RoceHost implements Node {
         this.bfcNic = bfcNic;
         this.pause = new PauseTimers(new long[] {rateBps}, model.pfc());
         control.dscp(controlPriority * 8).ips(ip, 0);
+    }
+
+    /** What its frames cost on its line and in its pacing (the testbed's switches' choice; before the run). */
+    RoceHost frameCost(FrameCost c) {
+        frameCost = c;
+        lastLength = -1;
+        return this;
     }
 
     void attach(int id, Line nicLine) {
@@ -231,7 +240,7 @@ public final class RoceHost implements Node {
         if (f.cc != null) {
             f.cc.onSent(length, now);
             long rate = f.cc.rateBps(now);
-            f.nextSendAt = rate >= rateBps ? lineFreeAt : now + LineRate.nanos(length, rate);
+            f.nextSendAt = rate >= rateBps ? lineFreeAt : now + frameCost.lineNanos(length, rate);
         }
         Flow[] shadows = f.shadows;
         if (shadows != null) {
@@ -362,7 +371,7 @@ public final class RoceHost implements Node {
     private long serialization(int length) {
         if (length != lastLength) {
             lastLength = length;
-            lastSerialization = LineRate.nanos(length, rateBps);
+            lastSerialization = frameCost.lineNanos(length, rateBps);
         }
         return lastSerialization;
     }

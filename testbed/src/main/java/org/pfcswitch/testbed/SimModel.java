@@ -51,6 +51,6 @@ public record SimModel(String profile, SwitchModel switches, HostModel hosts, He
                 : hosts.rateDecreaseIntervalNanos() + "ns") + ", cc.ackEvery " + hosts.ack().yamlName()
                 + ", cc.controlPriority " + hosts.controlPriority() + ", report.fctEnd " + hosts.fctEnd().yamlName()
                 + (hosts.pfc() == s.pfc() ? "" : ", hosts' pfc.mode " + hosts.pfc().yamlName())
-                + ", schemeDefaults " + schemeDefaults.yamlName() + ")";
+                + ", schemeDefaults " + schemeDefaults.yamlName() + ", frameCost " + s.frameCost().yamlName() + ")";
     }
 }

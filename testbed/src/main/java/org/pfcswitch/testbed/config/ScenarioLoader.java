@@ -10,6 +10,7 @@ import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.core.EcmpHash;
 import org.pfcswitch.core.EcnPoint;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
@@ -68,6 +69,9 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *                                #   afterDequeue (on the queue after its removal) | enqueue (on admission)
  * scheduler: strict              # strict (default: strict priority on every port) | roundRobin (the ACK/CNP
  *                                #   priority strict, every other queue one frame per turn, as ns-3)
+ * frameCost: ethernet            # ethernet (default: a frame's bytes in the buffer, + 24 B of FCS, preamble and
+ *                                #   gap on the line) | ns3Packet (what ns-3 charges the same packet: 22 B less,
+ *                                #   at least 48 B, in the buffer and on the line, no gap)
  * schemeDefaults: paper          # paper (default: each scheme's own defaults) | artifact (the ns-3 artifact's
  *                                #   code: Reverie's filter moves on departures, no pool guard in sonic and
  *                                #   reverie); parameters given under mmu.schemes win
@@ -141,7 +145,7 @@ public final class ScenarioLoader {
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
             "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn",
-            "scheduler", "schemeDefaults"};
+            "scheduler", "schemeDefaults", "frameCost"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -465,7 +469,7 @@ public final class ScenarioLoader {
             }
             case SimModel.NS3_DATACENTER -> {
                 sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
-                        Scheduling.ROUND_ROBIN);
+                        Scheduling.ROUND_ROBIN, FrameCost.NS3_PACKET);
                 host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.ON_ACK, NS3_RATE_DECREASE_INTERVAL,
                         AckPolicy.PACKET, NS3_ACK_PRIORITY, FctEnd.LAST_ACK);
                 headroom = HeadroomQueues.LOSSLESS_AND_QUEUE0;
@@ -490,6 +494,13 @@ public final class ScenarioLoader {
                 throw pfc.error("headroomQueues", "expected lossless or losslessAndQueue0, got '"
                         + pfc.string("headroomQueues") + "'");
             }
+        }
+        if (root.has("frameCost")) {
+            FrameCost c = FrameCost.byYamlName(root.string("frameCost"));
+            if (c == null) {
+                throw root.error("frameCost", "expected ethernet or ns3Packet, got '" + root.string("frameCost") + "'");
+            }
+            sw = sw.withFrameCost(c);
         }
         if (root.has("schemeDefaults")) {
             schemeDefaults = SchemeDefaults.byYamlName(root.string("schemeDefaults"));

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.core.EcmpHash;
 import org.pfcswitch.core.EcnPoint;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
@@ -61,14 +62,14 @@ class ModelOptionsLoaderTest {
         SimModel m = load("model: ns3-datacenter\n");
         assertEquals(SimModel.NS3_DATACENTER, m.profile());
         assertEquals(new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
-                Scheduling.ROUND_ROBIN), m.switches());
+                Scheduling.ROUND_ROBIN, FrameCost.NS3_PACKET), m.switches());
         assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.ON_ACK, 4_000, AckPolicy.PACKET, 3,
                 org.pfcswitch.testbed.FctEnd.LAST_ACK),
                 m.hosts());
         assertTrue(m.describe().startsWith("ns3-datacenter (pfc.mode untilResume, ecn.at afterDequeue,"), m.describe());
         assertEquals(HeadroomQueues.LOSSLESS_AND_QUEUE0, m.headroom());
         assertEquals(SchemeDefaults.ARTIFACT, m.schemeDefaults());
-        assertTrue(m.describe().endsWith(", schemeDefaults artifact)"), m.describe());
+        assertTrue(m.describe().endsWith(", schemeDefaults artifact, frameCost ns3Packet)"), m.describe());
     }
 
     /** schemeDefaults artifact: the artifact's Reverie filter and no pool guard reach the switch; a parameter the scenario gives wins. */
@@ -99,6 +100,7 @@ class ModelOptionsLoaderTest {
     void anExplicitOptionOverridesTheProfile() throws IOException {
         SimModel m = load("""
                 model: ns3-datacenter
+                frameCost: ethernet
                 pfc: {mode: quanta, headroomQueues: lossless}
                 ecn: {at: enqueue}
                 scheduler: strict
