@@ -13,8 +13,10 @@
 #           AI 50 Mb/s, HAI 100 Mb/s, min 100 Mb/s) with a CNP at most every 4 us (ns-3's decrease check)
 #   ns3     model: ns3-datacenter (every ns-3 choice: PAUSE until RESUME, ECN after removal, round robin,
 #           5-tuple ECMP, queue-0 headroom, CNP per marked packet, 4 us rate-decrease check, ACK per
-#           packet on the data's queue, FCT at the sender's last ACK) + ns-3's DCQCN values + Reverie as
-#           the artifact's code runs it (filterUpdate: departure, poolGuard: false)
+#           packet on the data's queue as the ACK's flag, FCT at the sender's last ACK, the artifact's
+#           scheme code: Reverie's filter on departures, no pool guard, ns-3's packet sizes in the buffer
+#           and on the line) + ns-3's DCQCN values + the headroom formula's MTU at
+#           ns-3's payload + 48 = 1048 B (the example's formula; with 1500 the leaves' pool is 36 KB short)
 # Outputs: perf/ns3/work/sim/VARIANT.json and VARIANT/ (flow records); runs under nice, one at a time.
 set -euo pipefail
 
@@ -39,21 +41,11 @@ for v in "${variants[@]}"; do
     today) sets=() ;;
     q0) sets=("${Q0[@]}") ;;
     q0-cc) sets=("${Q0[@]}" "${CC[@]}") ;;
-    ns3) sets=(--set model=ns3-datacenter "${NS3_CC[@]}") ;;
+    ns3) sets=(--set model=ns3-datacenter "${NS3_CC[@]}" --set mmu.mtuBytes=1048) ;;
     *) echo "unknown variant $v (today, q0, q0-cc, ns3)" >&2; exit 2 ;;
   esac
-  yaml=$YAML
-  if [[ $v == ns3 ]]; then
-    # Reverie as the artifact's code runs it (docs/ns3-model.md items 8 and 11): its low-pass filter
-    # updated at each departure, no pool guard. Scheme parameters, not model options, so they go in
-    # the mmu: section of a copy of the scenario (flows read from the original's folder).
-    yaml=$OUT/sim-ns3.yaml
-    sed -e "s|^  scheme: sonic$|  scheme: sonic\n  schemes: {reverie: {filterUpdate: departure, poolGuard: false}}|" \
-        -e "s|file: flows.txt|file: $(dirname "$YAML")/flows.txt|" "$YAML" >"$yaml"
-    grep -q "filterUpdate: departure" "$yaml" || { echo "could not set Reverie's parameters in $yaml" >&2; exit 1; }
-  fi
-  echo "== $v: ./pfcswitch sim -c ${yaml#"$ROOT"/} --scheme sonic,reverie ${sets[*]}" >&2
-  (cd "$ROOT" && nice -n 19 ./pfcswitch sim -c "$yaml" --scheme sonic,reverie --jobs 1 --json \
+  echo "== $v: ./pfcswitch sim -c ${YAML#"$ROOT"/} --scheme sonic,reverie ${sets[*]}" >&2
+  (cd "$ROOT" && nice -n 19 ./pfcswitch sim -c "$YAML" --scheme sonic,reverie --jobs 1 --json \
       --out "$OUT/$v" "${sets[@]}") >"$OUT/$v.json" 2>"$OUT/$v.err" \
     || { tail "$OUT/$v.err" >&2; exit 1; }
   grep -h "wall" "$OUT/$v.err" >&2 || true

@@ -55,6 +55,19 @@ public final class Roce {
         return NetOrder.u24(s, bth + DEST_QP);
     }
 
+    /** BECN, bit 6 of the BTH's fifth byte: a congestion notification carried back on a packet to the sender. */
+    static final int BECN_BIT = 0x40;
+
+    /** Whether the BTH at {@code bth} has its BECN bit set. */
+    public static boolean becn(MemorySegment s, long bth) {
+        return (NetOrder.u8(s, bth + RESV8A) & BECN_BIT) != 0;
+    }
+
+    /** Sets the BECN bit of the BTH at {@code bth} (the ICRC is not recomputed). */
+    public static void setBecn(MemorySegment s, long bth) {
+        NetOrder.put8(s, bth + RESV8A, NetOrder.u8(s, bth + RESV8A) | BECN_BIT);
+    }
+
     /** Rewrites the destination QP of the BTH at {@code bth} (24 bits; the ICRC is not recomputed). */
     public static void setDestQp(MemorySegment s, long bth, int destQp) {
         NetOrder.put24(s, bth + DEST_QP, destQp & 0xFF_FFFF);

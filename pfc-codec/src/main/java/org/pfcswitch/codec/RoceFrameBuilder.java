@@ -27,6 +27,7 @@ public final class RoceFrameBuilder {
     private int destQp;
     private int psn;
     private boolean ackRequest;
+    private boolean becn;
     private int aethSyndrome = Roce.AETH_ACK;
     private int aethMsn;
     private int payloadBytes;
@@ -53,6 +54,8 @@ public final class RoceFrameBuilder {
     public RoceFrameBuilder destQp(int qp) { this.destQp = qp; return this; }
     public RoceFrameBuilder psn(int psn) { this.psn = psn; return this; }
     public RoceFrameBuilder ackRequest(boolean ackRequest) { this.ackRequest = ackRequest; return this; }
+    /** Sets the BTH's BECN bit: the packet (an ACK) also tells its receiver of congestion ({@link Roce#becn}). */
+    public RoceFrameBuilder becn(boolean becn) { this.becn = becn; return this; }
     /** Used only by opcodes that carry an AETH (ACK, NAK, READ responses). */
     public RoceFrameBuilder aeth(int syndrome, int msn) { this.aethSyndrome = syndrome; this.aethMsn = msn; return this; }
     /** Used only by opcodes that carry a RETH; the DMA length defaults to this packet's payload (an "Only" message). */
@@ -126,6 +129,9 @@ public final class RoceFrameBuilder {
         long bth = Udp.write(s, udp, udpSrcPort, udpDstPort, transport);
         int pad = (4 - (payloadBytes & 3)) & 3;
         long next = Roce.writeBth(s, bth, opcode, pad, pkey, destQp, ackRequest, psn);
+        if (becn) {
+            Roce.setBecn(s, bth);
+        }
         if (Roce.carriesReth(opcode)) {
             next = Roce.writeReth(s, next, rethVirtualAddress, rethRkey, rethDmaLength >= 0 ? rethDmaLength : payloadBytes);
         }

@@ -42,6 +42,24 @@ class RoceAndVlanTest {
     }
 
     @Test
+    void anAckCanCarryBecnAndOtherFramesDoNot() {
+        RoceFrameBuilder b = write().opcode(Roce.OP_RC_ACK).aeth(Roce.AETH_ACK, 5).payloadBytes(0).ackRequest(false);
+        MemorySegment s = Frames.heap(b.frameLength());
+        int len = b.write(s, 0);
+        ParsedFrame f = Frames.parse(s, len);
+        assertEquals(ParseError.NONE, f.error());
+        assertFalse(Roce.becn(s, f.bthOffset()));
+        len = b.becn(true).write(s, 0);
+        f = Frames.parse(s, len);
+        assertEquals(ParseError.NONE, f.error());
+        assertTrue(Roce.becn(s, f.bthOffset()));
+        assertEquals(0x40, NetOrder.u8(s, f.bthOffset() + 4), "bit 6 of the BTH's fifth byte, nothing else");
+        assertEquals(0xABCDE, f.destQp());
+        assertEquals(0xFFFFFE, f.psn());
+        assertTrue(f.hasAeth());
+    }
+
+    @Test
     void taggedAckCarriesAethAndPcp() {
         RoceFrameBuilder b = write().vlan(3, 100).opcode(Roce.OP_RC_ACK).aeth(Roce.AETH_NAK_PSN_SEQUENCE_ERROR, 77).payloadBytes(0);
         MemorySegment s = Frames.heap(b.frameLength());

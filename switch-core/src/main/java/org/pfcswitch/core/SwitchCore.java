@@ -94,6 +94,7 @@ public final class SwitchCore {
     private final DeadlockWatch deadlock;
     /** Where ECN-capable frames get their RED/ECN decision ({@link SwitchModel#ecnAt}). */
     private final EcnStage ecnStage;
+    private final FrameCost frameCost;        // what a frame is charged in the MMU and takes on the line
     /** How ECMP groups pick a member ({@link SwitchModel#ecmpHash}), with its seed. */
     private final EcmpHash ecmpHash;
     private final int ecmpSeed;
@@ -117,6 +118,7 @@ public final class SwitchCore {
                       FrameSink sink, RandomSource random) {
         this.ports = config.ports();
         this.ecnStage = EcnStage.of(model.ecnAt());
+        this.frameCost = model.frameCost();
         this.ecmpHash = model.ecmpHash();
         this.ecmpSeed = model.ecmpSeed();
         this.memory = memory;
@@ -307,8 +309,9 @@ public final class SwitchCore {
             return;
         }
         int queue = link.queueFor(parsed, priority, outPort, now);
-        int verdict = mmu.admit(inPort, priority, outPort, priority, length, now);
-        int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, length, now, verdict);
+        int charged = frameCost.bufferBytes(length);
+        int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now);
+        int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, charged, now, verdict);
         if (!Verdict.isAdmitted(verdict)) {
             counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
             if ((losslessMask >>> priority & 1) != 0) {
@@ -317,7 +320,7 @@ public final class SwitchCore {
             allocator.free(handle);
             return;
         }
-        if (verdict == Verdict.HEADROOM && mmu.ledger().ingressHeadroom(inPort * PRIORITIES + priority) == length) {
+        if (verdict == Verdict.HEADROOM && mmu.ledger().ingressHeadroom(inPort * PRIORITIES + priority) == charged) {
             // the first frame since this queue's headroom was last empty: what its overflow is judged from
             dropLog.headroomAdmitted(inPort * PRIORITIES + priority, parsed.destQp(), parsed.psn(), now);
         }
@@ -468,7 +471,7 @@ public final class SwitchCore {
                 return;
             }
             if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
-                wake = now + LineRate.nanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
+                wake = now + frameCost.lineNanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
             }
         }
         int nonEmpty = queues.nonEmptyMask(port);
@@ -556,9 +559,10 @@ public final class SwitchCore {
     /** The frame in {@code slot} left egress {@code (port, priority)}: released from the MMU and the shadows that hold it. */
     private void releaseMmus(int slot, int port, int priority, int length, long now) {
         int inPort = slots.inPort[slot];
-        mmu.release(inPort, priority, port, priority, length, now);
+        int charged = frameCost.bufferBytes(length);
+        mmu.release(inPort, priority, port, priority, charged, now);
         if (shadows != null) {
-            shadows.release(slots.shadows[slot] & 0xFF, inPort, priority, port, priority, length, now);
+            shadows.release(slots.shadows[slot] & 0xFF, inPort, priority, port, priority, charged, now);
         }
     }
 
@@ -581,7 +585,7 @@ public final class SwitchCore {
     private long lineNanos(int port, int length) {
         if (lastLength[port] != length) {
             lastLength[port] = length;
-            lastLineNanos[port] = LineRate.nanos(length, speedBps[port]);
+            lastLineNanos[port] = frameCost.lineNanos(length, speedBps[port]);
         }
         return lastLineNanos[port];
     }

@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param ecmpSeed       its seed (the flow hash has none)
  * @param seedPerSwitch  true: {@link #forSwitch} makes the seed the switch's index in its fabric
  * @param scheduling     how egress ports share the line among their queues ({@link Scheduling})
+ * @param frameCost      what a frame costs in the buffer and on the line ({@link FrameCost}); the testbed
+ *                       gives its hosts and links the same
  */
 public record SwitchModel(PfcPauseMode pfc, EcnPoint ecnAt, EcmpHash ecmpHash, int ecmpSeed, boolean seedPerSwitch,
-                          Scheduling scheduling) {
+                          Scheduling scheduling, FrameCost frameCost) {
 
     /** What pfcswitch does: quanta with refresh, ECN at dequeue on the queue that still holds the frame, the flow hash. */
     public static final SwitchModel DEFAULT = new SwitchModel(PfcPauseMode.QUANTA, EcnPoint.DEQUEUE);
@@ -25,6 +27,13 @@ public record SwitchModel(PfcPauseMode pfc, EcnPoint ecnAt, EcmpHash ecmpHash, i
         Objects.requireNonNull(ecnAt, "ecnAt");
         Objects.requireNonNull(ecmpHash, "ecmpHash");
         Objects.requireNonNull(scheduling, "scheduling");
+        Objects.requireNonNull(frameCost, "frameCost");
+    }
+
+    /** With Ethernet frame costs. */
+    public SwitchModel(PfcPauseMode pfc, EcnPoint ecnAt, EcmpHash ecmpHash, int ecmpSeed, boolean seedPerSwitch,
+                       Scheduling scheduling) {
+        this(pfc, ecnAt, ecmpHash, ecmpSeed, seedPerSwitch, scheduling, FrameCost.ETHERNET);
     }
 
     /** Under the configured schedulers. */
@@ -39,23 +48,27 @@ public record SwitchModel(PfcPauseMode pfc, EcnPoint ecnAt, EcmpHash ecmpHash, i
 
     /** The model of switch number {@code index} of a fabric: the same choices, the seed its index if {@link #seedPerSwitch}. */
     public SwitchModel forSwitch(int index) {
-        return seedPerSwitch ? new SwitchModel(pfc, ecnAt, ecmpHash, index, true, scheduling) : this;
+        return seedPerSwitch ? new SwitchModel(pfc, ecnAt, ecmpHash, index, true, scheduling, frameCost) : this;
     }
 
     public SwitchModel withPfc(PfcPauseMode mode) {
-        return new SwitchModel(mode, ecnAt, ecmpHash, ecmpSeed, seedPerSwitch, scheduling);
+        return new SwitchModel(mode, ecnAt, ecmpHash, ecmpSeed, seedPerSwitch, scheduling, frameCost);
     }
 
     public SwitchModel withEcnAt(EcnPoint point) {
-        return new SwitchModel(pfc, point, ecmpHash, ecmpSeed, seedPerSwitch, scheduling);
+        return new SwitchModel(pfc, point, ecmpHash, ecmpSeed, seedPerSwitch, scheduling, frameCost);
     }
 
     /** ECMP by {@code hash} with a fixed {@code seed}, or the switch's index as its seed ({@code perSwitch}). */
     public SwitchModel withEcmp(EcmpHash hash, int seed, boolean perSwitch) {
-        return new SwitchModel(pfc, ecnAt, hash, seed, perSwitch, scheduling);
+        return new SwitchModel(pfc, ecnAt, hash, seed, perSwitch, scheduling, frameCost);
     }
 
     public SwitchModel withScheduling(Scheduling s) {
-        return new SwitchModel(pfc, ecnAt, ecmpHash, ecmpSeed, seedPerSwitch, s);
+        return new SwitchModel(pfc, ecnAt, ecmpHash, ecmpSeed, seedPerSwitch, s, frameCost);
+    }
+
+    public SwitchModel withFrameCost(FrameCost c) {
+        return new SwitchModel(pfc, ecnAt, ecmpHash, ecmpSeed, seedPerSwitch, scheduling, c);
     }
 }

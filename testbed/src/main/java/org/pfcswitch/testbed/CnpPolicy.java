@@ -28,6 +28,26 @@ public enum CnpPolicy {
             f.lastCnpAt = now;
             return true;
         }
+    },
+
+    /**
+     * One per marked packet, carried by that packet's ACK as its BTH BECN bit instead of a CNP frame
+     * of its own (the ns-3 datacenter simulators: {@code rdma-hw.cc} sets a CNP flag on the ACK of a
+     * CE-marked packet and has no CNP packet). So a marked packet costs the reverse path one control
+     * frame, not two, in the queue the ACKs share with data. A marked packet that gets no ACK
+     * ({@code ackEvery: message}) still gets a CNP frame, so no notification is lost.
+     */
+    ON_ACK("onAck") {
+        @Override
+        boolean sendFor(Flow f, long now, long intervalNanos) {
+            f.lastCnpAt = now;
+            return true;
+        }
+
+        @Override
+        boolean ridesOnAck() {
+            return true;
+        }
     };
 
     private final String yamlName;
@@ -38,6 +58,11 @@ public enum CnpPolicy {
 
     /** Whether a CE-marked packet of {@code f} arriving at {@code now} gets a CNP (and notes it). */
     abstract boolean sendFor(Flow f, long now, long intervalNanos);
+
+    /** Whether the CNP is the BECN bit of the marked packet's own ACK when it gets one (else a CNP frame). */
+    boolean ridesOnAck() {
+        return false;
+    }
 
     public String yamlName() {
         return yamlName;

@@ -15,6 +15,7 @@ import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.Roce;
 import org.pfcswitch.codec.RoceFrameBuilder;
 import org.pfcswitch.core.ClonePfc;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.LineRate;
 import org.pfcswitch.core.PauseTimers;
 
@@ -33,7 +34,8 @@ import org.pfcswitch.core.PauseTimers;
  *
  * <p>As a receiver it parses every frame, checks each flow's PSN order and counts payload. It is the
  * DCQCN notification point: a CE-marked data packet makes it send a CNP (BTH opcode 0x81) to the
- * sender, at most one per QP per CNP interval (or one per marked packet: {@link HostModel#cnp}). It
+ * sender, at most one per QP per CNP interval (or one per marked packet, or the BECN bit of that
+ * packet's ACK: {@link HostModel#cnp}). It
  * answers every packet that asks for an ACK (the last one of each message; or every data packet:
  * {@link HostModel#ack}) with an RC ACK; the sender notes the flow's final ACK. A received PFC
  * pause lasts its quanta, or until its resume ({@link HostModel#pfc}).
@@ -75,6 +77,7 @@ public final class RoceHost implements Node {
     private long lineFreeAt;
     private int lastLength = -1;            // serialization(): the last frame length and its line time
     private long lastSerialization;
+    private FrameCost frameCost = FrameCost.ETHERNET;
     private long scheduledWake = Long.MAX_VALUE;
     private HostObserver observer = HostObserver.NONE;
     private long framesSent;
@@ -128,6 +131,13 @@ public final class RoceHost implements Node {
         this.bfcNic = bfcNic;
         this.pause = new PauseTimers(new long[] {rateBps}, model.pfc());
         control.dscp(controlPriority * 8).ips(ip, 0);
+    }
+
+    /** What its frames cost on its line and in its pacing (the testbed's switches' choice; before the run). */
+    RoceHost frameCost(FrameCost c) {
+        frameCost = c;
+        lastLength = -1;
+        return this;
     }
 
     void attach(int id, Line nicLine) {
@@ -230,7 +240,7 @@ public final class RoceHost implements Node {
         if (f.cc != null) {
             f.cc.onSent(length, now);
             long rate = f.cc.rateBps(now);
-            f.nextSendAt = rate >= rateBps ? lineFreeAt : now + LineRate.nanos(length, rate);
+            f.nextSendAt = rate >= rateBps ? lineFreeAt : now + frameCost.lineNanos(length, rate);
         }
         Flow[] shadows = f.shadows;
         if (shadows != null) {
@@ -314,11 +324,12 @@ public final class RoceHost implements Node {
         transmit(now);
     }
 
-    /** Builds a CNP or ACK for flow {@code f} back to its sender and queues it ahead of data. */
-    private void queueControl(Flow f, int opcode, int psn, long now) {
+    /** Builds a CNP or ACK (with {@code becn}: one that carries a CNP) for flow {@code f} back to its sender and queues it ahead of data. */
+    private void queueControl(Flow f, int opcode, int psn, boolean becn, long now) {
         RoceHost to = senderOf(f);
         control.macs(to.mac, mac).ips(ip, to.ip).destQp(f.id).opcode(opcode).psn(psn)
-                .udpSrcPort(49152 + (f.id & 0x3FFF)).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false);
+                .udpSrcPort(49152 + (f.id & 0x3FFF)).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false)
+                .becn(becn);
         int length = control.frameLength();
         long handle = slab.allocateOrFail(length);
         control.write(slab.bytes(), slab.offset(handle));
@@ -360,7 +371,7 @@ public final class RoceHost implements Node {
     private long serialization(int length) {
         if (length != lastLength) {
             lastLength = length;
-            lastSerialization = LineRate.nanos(length, rateBps);
+            lastSerialization = frameCost.lineNanos(length, rateBps);
         }
         return lastSerialization;
     }
@@ -399,6 +410,12 @@ public final class RoceHost implements Node {
             } else if (op == Roce.OP_RC_ACK && f.src == index) {
                 if (parsed.psn() == f.lastPsn() && f.sentAll()) {
                     records.onAcked(f.id, now);
+                }
+                if (Roce.becn(slab.bytes(), parsed.bthOffset())) {      // a CNP on the ACK (CnpPolicy.ON_ACK)
+                    cnpsReceived++;
+                    if (f.cc != null) {
+                        f.cc.onCnp(now);
+                    }
                 }
             } else if (f.dst == index) {
                 receiveData(f, op, now);
@@ -497,13 +514,18 @@ public final class RoceHost implements Node {
         boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
                 && records.receivedPayloadBytes(f.id) + payload >= records.sizeBytes(f.id);
         records.onReceived(f.id, payload, inOrder, lastOfFlow, now);
-        if (parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled() && cnpPolicy.sendFor(f, now, dcqcn.cnpIntervalNanos())) {
+        boolean cnp = parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled() && cnpPolicy.sendFor(f, now, dcqcn.cnpIntervalNanos());
+        boolean ack = ackPolicy.acks(parsed.ackRequested());
+        boolean cnpOnAck = cnp && ack && cnpPolicy.ridesOnAck();
+        if (cnp) {
             cnpsSent++;
-            queueControl(f, Roce.OP_CNP, 0, now);
+            if (!cnpOnAck) {
+                queueControl(f, Roce.OP_CNP, 0, false, now);
+            }
         }
-        if (ackPolicy.acks(parsed.ackRequested())) {
+        if (ack) {
             acksSent++;
-            queueControl(f, Roce.OP_RC_ACK, psn, now);
+            queueControl(f, Roce.OP_RC_ACK, psn, cnpOnAck, now);
         }
         if (lastOfFlow) {
             events.onFlowReceived(f.id, now);

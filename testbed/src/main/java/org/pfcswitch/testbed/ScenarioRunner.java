@@ -345,7 +345,7 @@ public final class ScenarioRunner {
                 : topo.isRing()
                 ? Testbed.ring(topo.ringSwitches(), topo.ringOneWay()).fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
-                .dcqcn(s.dcqcn()).mmu(s.mmu().toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()).shadows(shadows))
+                .dcqcn(s.dcqcn()).mmu(s.model().schemeDefaults().apply(s.mmu()).toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()).shadows(shadows))
                 .switchModel(s.model().switches()).hostModel(s.model().hosts())
                 .headroomQueues(s.model().headroom());
         for (int i = 0; i < s.hosts().size(); i++) {

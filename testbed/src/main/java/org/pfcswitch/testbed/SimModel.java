@@ -14,21 +14,29 @@ import org.pfcswitch.core.SwitchModel;
  * @param switches the switches' choices
  * @param hosts    the NICs' choices
  * @param headroom which queues of every switch have headroom set aside
+ * @param schemeDefaults whose defaults the buffer schemes' parameters take: the papers' or the ns-3 artifact's
  */
-public record SimModel(String profile, SwitchModel switches, HostModel hosts, HeadroomQueues headroom) {
+public record SimModel(String profile, SwitchModel switches, HostModel hosts, HeadroomQueues headroom,
+                       SchemeDefaults schemeDefaults) {
 
     public static final String PFCSWITCH = "pfcswitch";
     public static final String NS3_DATACENTER = "ns3-datacenter";
 
     /** pfcswitch's own choices. */
     public static final SimModel DEFAULT = new SimModel(PFCSWITCH, SwitchModel.DEFAULT, HostModel.DEFAULT,
-            HeadroomQueues.LOSSLESS);
+            HeadroomQueues.LOSSLESS, SchemeDefaults.PAPER);
+
+    /** With the schemes' own parameter defaults. */
+    public SimModel(String profile, SwitchModel switches, HostModel hosts, HeadroomQueues headroom) {
+        this(profile, switches, hosts, headroom, SchemeDefaults.PAPER);
+    }
 
     public SimModel {
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(switches, "switches");
         Objects.requireNonNull(hosts, "hosts");
         Objects.requireNonNull(headroom, "headroom");
+        Objects.requireNonNull(schemeDefaults, "schemeDefaults");
     }
 
     /** One line naming the profile and every choice, in the scenario file's terms (for reports). */
@@ -42,6 +50,7 @@ public record SimModel(String profile, SwitchModel switches, HostModel hosts, He
                 + ", cc.rateDecreaseInterval " + (hosts.rateDecreaseIntervalNanos() == 0 ? "0"
                 : hosts.rateDecreaseIntervalNanos() + "ns") + ", cc.ackEvery " + hosts.ack().yamlName()
                 + ", cc.controlPriority " + hosts.controlPriority() + ", report.fctEnd " + hosts.fctEnd().yamlName()
-                + (hosts.pfc() == s.pfc() ? "" : ", hosts' pfc.mode " + hosts.pfc().yamlName()) + ")";
+                + (hosts.pfc() == s.pfc() ? "" : ", hosts' pfc.mode " + hosts.pfc().yamlName())
+                + ", schemeDefaults " + schemeDefaults.yamlName() + ", frameCost " + s.frameCost().yamlName() + ")";
     }
 }

@@ -523,8 +523,8 @@ public final class Testbed implements Hosts {
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, macs.get(i), 0x0A00_0001 + i,
                         rateBps[i], controlPriority, speaksBfc(mmuConfig));
                 hostNode[i] = loop.register(hosts[i]);
-                hosts[i].attach(hostNode[i], new Wire(loop, switchId, i, rateBps[i], delayNanos[i]));
-                sw.connect(i, new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
+                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), switchId, i, rateBps[i], delayNanos[i]));
+                sw.connect(i, new Wire(loop, switchModel.frameCost(), hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
             for (RoceHost h : hosts) {
                 h.peers(hosts);
@@ -618,8 +618,8 @@ public final class Testbed implements Hosts {
             for (int l = 0; l < leaves; l++) {
                 for (int s = 0; s < spines; s++) {
                     int spine = leaves + s;
-                    nodes[l].connect(perLeaf + s, new Wire(loop, nodeId[spine], l, fabric.bps(), fabric.delayNanos()));
-                    nodes[spine].connect(l, new Wire(loop, nodeId[l], perLeaf + s, fabric.bps(), fabric.delayNanos()));
+                    nodes[l].connect(perLeaf + s, new Wire(loop, switchModel.frameCost(), nodeId[spine], l, fabric.bps(), fabric.delayNanos()));
+                    nodes[spine].connect(l, new Wire(loop, switchModel.frameCost(), nodeId[l], perLeaf + s, fabric.bps(), fabric.delayNanos()));
                 }
             }
             RoceHost[] hosts = new RoceHost[hostCount];
@@ -632,8 +632,8 @@ public final class Testbed implements Hosts {
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), 0x0A00_0001 + i,
                         rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
-                hosts[i].attach(hostNode[i], new Wire(loop, nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
-                nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
+                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
+                nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, switchModel.frameCost(), hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
             for (int i = 0; i < hostCount; i++) {
                 hosts[i].peers(hosts);
@@ -705,8 +705,8 @@ public final class Testbed implements Hosts {
             int[][] pp = new int[n][];
             for (int i = 0; i < n; i++) {
                 int next = (i + 1) % n;
-                nodes[i].connect(1, new Wire(loop, nodeId[next], 2, fabric.bps(), fabric.delayNanos()));
-                nodes[next].connect(2, new Wire(loop, nodeId[i], 1, fabric.bps(), fabric.delayNanos()));
+                nodes[i].connect(1, new Wire(loop, switchModel.frameCost(), nodeId[next], 2, fabric.bps(), fabric.delayNanos()));
+                nodes[next].connect(2, new Wire(loop, switchModel.frameCost(), nodeId[i], 1, fabric.bps(), fabric.delayNanos()));
                 ps[i] = new int[] {-1, next, (i + n - 1) % n};
                 pp[i] = new int[] {-1, 2, 1};
             }
@@ -719,8 +719,8 @@ public final class Testbed implements Hosts {
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), 0x0A00_0001 + i,
                         rateBps[i], controlPriority, speaksBfc(configs[i].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
-                hosts[i].attach(hostNode[i], new Wire(loop, nodeId[i], 0, rateBps[i], delayNanos[i]));
-                nodes[i].connect(0, new Wire(loop, hostNode[i], 0, rateBps[i], delayNanos[i]));
+                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), nodeId[i], 0, rateBps[i], delayNanos[i]));
+                nodes[i].connect(0, new Wire(loop, switchModel.frameCost(), hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
             for (int i = 0; i < hostCount; i++) {
                 hosts[i].peers(hosts);

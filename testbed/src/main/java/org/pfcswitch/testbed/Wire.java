@@ -2,6 +2,7 @@ package org.pfcswitch.testbed;
 
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.LineRate;
 
 /**
@@ -15,6 +16,7 @@ public final class Wire implements Line {
     private final EventLoop loop;
     private final int lane;
     private final long rateBps;
+    private final FrameCost cost;
     private final long delayNanos;
     // The serialization time of the last frame length sent: most frames on a wire have one of a
     // few lengths (full-size data, ACK/CNP, PFC), and this spares a 64-bit division per frame.
@@ -27,7 +29,13 @@ public final class Wire implements Line {
     private long framesLost;
 
     Wire(EventLoop loop, int peerNode, int peerPort, long rateBps, long delayNanos) {
+        this(loop, FrameCost.ETHERNET, peerNode, peerPort, rateBps, delayNanos);
+    }
+
+    /** A wire whose frames take {@code cost}'s line time (the switches' and hosts' own). */
+    Wire(EventLoop loop, FrameCost cost, int peerNode, int peerPort, long rateBps, long delayNanos) {
         this.loop = loop;
+        this.cost = cost;
         this.lane = loop.openLane(peerNode, peerPort);     // arrivals on one wire come in time order
         this.rateBps = rateBps;
         this.delayNanos = delayNanos;
@@ -40,7 +48,7 @@ public final class Wire implements Line {
         }
         if (length != lastLength) {
             lastLength = length;
-            lastSerialization = LineRate.nanos(length, rateBps);
+            lastSerialization = cost.lineNanos(length, rateBps);
         }
         loop.scheduleOnLane(lane, start + lastSerialization + delayNanos, handle);
     }

@@ -25,8 +25,8 @@ class HostPathAllocationTest {
         if (run.endsWith(SimModel.NS3_DATACENTER)) {                     // every model option of the ns-3 profile
             b.switchModel(new org.pfcswitch.core.SwitchModel(org.pfcswitch.core.PfcPauseMode.UNTIL_RESUME,
                     org.pfcswitch.core.EcnPoint.AFTER_DEQUEUE, org.pfcswitch.core.EcmpHash.FIVE_TUPLE, 0, true,
-                    org.pfcswitch.core.Scheduling.ROUND_ROBIN))
-                    .hostModel(new HostModel(org.pfcswitch.core.PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET,
+                    org.pfcswitch.core.Scheduling.ROUND_ROBIN, org.pfcswitch.core.FrameCost.NS3_PACKET))
+                    .hostModel(new HostModel(org.pfcswitch.core.PfcPauseMode.UNTIL_RESUME, CnpPolicy.ON_ACK,
                             4_000, AckPolicy.PACKET, 3))
                     .headroomQueues(HeadroomQueues.LOSSLESS_AND_QUEUE0);
         }

@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.mmu.MmuConfig;
@@ -176,7 +177,7 @@ class ModelOptionsSimTest {
     void perMarkedPacketSendsACnpForEveryMarkedPacketPerIntervalAtMostOnePerInterval() {
         long duration = 1_000_000;
         long[] cnps = new long[2];
-        for (CnpPolicy policy : CnpPolicy.values()) {
+        for (CnpPolicy policy : new CnpPolicy[] {CnpPolicy.PER_INTERVAL, CnpPolicy.PER_MARKED_PACKET}) {   // onAck: below
             Testbed tb = Testbed.singleSwitch(3).links(RATE, 1_000)
                     .mmu(MmuConfig.builder().totalBytes(4L << 20).scheme("dt").losslessPriorityMask(1 << 3)
                             .ecnKminBytes(20_000).ecnKmaxBytes(20_001).ecnPmax(1))
@@ -198,6 +199,65 @@ class ModelOptionsSimTest {
         }
         assertTrue(cnps[CnpPolicy.PER_MARKED_PACKET.ordinal()] > 5 * cnps[CnpPolicy.PER_INTERVAL.ordinal()],
                 "per marked packet sends many more: " + cnps[1] + " vs " + cnps[0]);
+    }
+
+    /**
+     * cc.cnp onAck (ns-3: the ACK of a CE-marked packet carries the CNP flag): as many notifications as
+     * per marked packet, each the BECN bit of an ACK, so the receiver sends its ACKs and nothing else;
+     * without an ACK per packet, a marked packet still gets a CNP frame.
+     */
+    @Test
+    void onAckCarriesEveryMarkedPacketsCnpInItsAckWithoutCnpFrames() {
+        long duration = 1_000_000;
+        for (AckPolicy ack : AckPolicy.values()) {
+            for (CnpPolicy policy : new CnpPolicy[] {CnpPolicy.PER_MARKED_PACKET, CnpPolicy.ON_ACK}) {
+                Testbed tb = Testbed.singleSwitch(3).links(RATE, 1_000)
+                        .mmu(MmuConfig.builder().totalBytes(4L << 20).scheme("dt").losslessPriorityMask(1 << 3)
+                                .ecnKminBytes(20_000).ecnKmaxBytes(20_001).ecnPmax(1))
+                        .dcqcn(DcqcnConfig.defaults()).hostModel(HostModel.DEFAULT.withCnp(policy).withAck(ack)).build();
+                tb.addFlow(0, 2, 3, 50_000_000, 0);
+                tb.addFlow(1, 2, 3, 50_000_000, 0);
+                tb.runUntil(duration);
+                String run = policy.yamlName() + ", ackEvery " + ack.yamlName();
+                long sent = tb.host(2).cnpsSent();
+                long received = tb.host(0).cnpsReceived() + tb.host(1).cnpsReceived();
+                long control = tb.core().counters().rxFrames[2 * 8 + HostModel.CONTROL_PRIORITY];
+                assertTrue(sent > 100, run + ": the 2:1 incast marks, " + sent + " CNPs");
+                assertTrue(received >= sent - 10 && received <= sent, run + ": the senders hear them, " + received + " of " + sent);
+                boolean onAck = policy == CnpPolicy.ON_ACK && ack == AckPolicy.PACKET;
+                assertEquals(tb.host(2).acksSent() + (onAck ? 0 : sent), control,
+                        run + ": control frames from the receiver (ACKs, and CNP frames unless they ride on the ACKs)");
+                assertTrue(tb.host(0).flowRateBps(0, duration) < RATE, run + ": the notifications cut the sender's rate");
+            }
+        }
+    }
+
+    /**
+     * frameCost ns3Packet: every frame costs what ns-3 charges the same packet, 22 B less (at least 48)
+     * in the buffer and on the line, with no FCS, preamble or gap; hosts, links and switch agree.
+     */
+    @Test
+    void ns3PacketCostsAFrameNs3sPacketSizeInTheBufferAndOnTheLine() {
+        assertEquals(1036, FrameCost.NS3_PACKET.bufferBytes(1058), "1000 B of payload: ns-3's 1036 B packet");
+        assertEquals(48, FrameCost.NS3_PACKET.bufferBytes(60), "an ACK: ns-3's 48 B");
+        assertEquals(1058, FrameCost.ETHERNET.bufferBytes(1058));
+        assertEquals(org.pfcswitch.core.LineRate.nanos(1058, RATE), FrameCost.ETHERNET.lineNanos(1058, RATE));
+        assertEquals(83, FrameCost.NS3_PACKET.lineNanos(1058, RATE), "1036 B at 100 Gb/s, rounded up");
+        long[] end = new long[2];
+        for (FrameCost c : FrameCost.values()) {
+            Testbed tb = Testbed.singleSwitch(2).links(RATE, 1_000).payloadMtu(1000)
+                    .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
+                    .switchModel(SwitchModel.DEFAULT.withFrameCost(c)).build();
+            int id = tb.addFlow(0, 1, 3, 100_000, 0);
+            tb.runUntil(1_000_000);
+            assertTrue(tb.records().completed(id), c.yamlName());
+            assertEquals(0, tb.core().mmu().losslessViolations());
+            end[c.ordinal()] = tb.records().endNanos(id);
+        }
+        // 100 frames back to back, each 87 ns (1082 B) against 83 ns (1036 B) at 100 Gb/s, then the last one
+        // through the switch: about 400 ns sooner
+        long saved = end[FrameCost.ETHERNET.ordinal()] - end[FrameCost.NS3_PACKET.ordinal()];
+        assertTrue(saved >= 380 && saved <= 420, "the host, the link and the switch all use the smaller size: " + saved + " ns");
     }
 
     /** report.fctEnd lastAck: the FCT ends when the last ACK is back at the sender, a return trip after the last byte. */

@@ -10,6 +10,7 @@ import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.core.EcmpHash;
 import org.pfcswitch.core.EcnPoint;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
@@ -21,6 +22,7 @@ import org.pfcswitch.testbed.FlowListTraffic;
 import org.pfcswitch.testbed.FctEnd;
 import org.pfcswitch.testbed.HeadroomQueues;
 import org.pfcswitch.testbed.HostModel;
+import org.pfcswitch.testbed.SchemeDefaults;
 import org.pfcswitch.testbed.SimModel;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
@@ -55,7 +57,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * cc: {mode: dcqcn}              # dcqcn | none; dcqcn keys override DcqcnConfig defaults:
  *                                #   g, alphaInterval, timer, byteCounter, fastRecovery, ai, hai, minRate, cnpInterval
  *                                # model options: cnp: perInterval (one per QP per cnpInterval, default) |
- *                                #   perMarkedPacket; rateDecreaseInterval: 0 (a cut per CNP, default) | 4us
+ *                                #   perMarkedPacket | onAck (per marked packet, as the BECN bit of its ACK);
+ *                                #   rateDecreaseInterval: 0 (a cut per CNP, default) | 4us
  *                                #   (a CNP arms a check run every 4 us); ackEvery: message (default) | packet;
  *                                #   controlPriority: 6 (default; ACKs and CNPs, strict above data) | 0..7
  * pfc: {pauseQuanta: 65535, mode: quanta}   # quanta (default: pauses expire, XOFF refreshed at half the
@@ -66,6 +69,12 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *                                #   afterDequeue (on the queue after its removal) | enqueue (on admission)
  * scheduler: strict              # strict (default: strict priority on every port) | roundRobin (the ACK/CNP
  *                                #   priority strict, every other queue one frame per turn, as ns-3)
+ * frameCost: ethernet            # ethernet (default: a frame's bytes in the buffer, + 24 B of FCS, preamble and
+ *                                #   gap on the line) | ns3Packet (what ns-3 charges the same packet: 22 B less,
+ *                                #   at least 48 B, in the buffer and on the line, no gap)
+ * schemeDefaults: paper          # paper (default: each scheme's own defaults) | artifact (the ns-3 artifact's
+ *                                #   code: Reverie's filter moves on departures, no pool guard in sonic and
+ *                                #   reverie); parameters given under mmu.schemes win
  * hosts:                         # in switch-port order; count: n makes name0..name(n-1)
  *   - {name: H, count: 30, speed: 100G, delay: 9us}
  *   - {name: R1, speed: 100G, delay: 1us}
@@ -136,7 +145,7 @@ public final class ScenarioLoader {
 
     private static final String[] TOP = {"name", "description", "duration", "seed", "schemes", "sample", "measure",
             "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn",
-            "scheduler"};
+            "scheduler", "schemeDefaults", "frameCost"};
     private static final long FOREVER = 1L << 50;
 
     private ScenarioLoader() {}
@@ -442,25 +451,29 @@ public final class ScenarioLoader {
 
     /**
      * The model choices: the {@code model:} profile, then each option the scenario gives explicitly
-     * ({@code pfc.mode}, {@code ecn.at}, {@code cc.cnp}, {@code cc.rateDecreaseInterval}, {@code cc.ackEvery}).
+     * ({@code pfc.mode}, {@code ecn.at}, {@code cc.cnp}, {@code cc.rateDecreaseInterval}, {@code cc.ackEvery},
+     * {@code schemeDefaults}, ...).
      */
     static SimModel readModel(ConfigNode root) {
         String profile = root.string("model", SimModel.PFCSWITCH);
         SwitchModel sw;
         HostModel host;
         HeadroomQueues headroom;
+        SchemeDefaults schemeDefaults;
         switch (profile) {
             case SimModel.PFCSWITCH -> {
                 sw = SwitchModel.DEFAULT;
                 host = HostModel.DEFAULT;
                 headroom = HeadroomQueues.LOSSLESS;
+                schemeDefaults = SchemeDefaults.PAPER;
             }
             case SimModel.NS3_DATACENTER -> {
                 sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
-                        Scheduling.ROUND_ROBIN);
-                host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, NS3_RATE_DECREASE_INTERVAL,
+                        Scheduling.ROUND_ROBIN, FrameCost.NS3_PACKET);
+                host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.ON_ACK, NS3_RATE_DECREASE_INTERVAL,
                         AckPolicy.PACKET, NS3_ACK_PRIORITY, FctEnd.LAST_ACK);
                 headroom = HeadroomQueues.LOSSLESS_AND_QUEUE0;
+                schemeDefaults = SchemeDefaults.ARTIFACT;
             }
             default -> throw root.error("model", "expected " + SimModel.PFCSWITCH + " or " + SimModel.NS3_DATACENTER
                     + ", got '" + profile + "'");
@@ -480,6 +493,19 @@ public final class ScenarioLoader {
             if (headroom == null) {
                 throw pfc.error("headroomQueues", "expected lossless or losslessAndQueue0, got '"
                         + pfc.string("headroomQueues") + "'");
+            }
+        }
+        if (root.has("frameCost")) {
+            FrameCost c = FrameCost.byYamlName(root.string("frameCost"));
+            if (c == null) {
+                throw root.error("frameCost", "expected ethernet or ns3Packet, got '" + root.string("frameCost") + "'");
+            }
+            sw = sw.withFrameCost(c);
+        }
+        if (root.has("schemeDefaults")) {
+            schemeDefaults = SchemeDefaults.byYamlName(root.string("schemeDefaults"));
+            if (schemeDefaults == null) {
+                throw root.error("schemeDefaults", "expected paper or artifact, got '" + root.string("schemeDefaults") + "'");
             }
         }
         if (root.has("ecn")) {
@@ -519,7 +545,7 @@ public final class ScenarioLoader {
             if (cc.has("cnp")) {
                 CnpPolicy p = CnpPolicy.byYamlName(cc.string("cnp"));
                 if (p == null) {
-                    throw cc.error("cnp", "expected perInterval or perMarkedPacket, got '" + cc.string("cnp") + "'");
+                    throw cc.error("cnp", "expected perInterval, perMarkedPacket or onAck, got '" + cc.string("cnp") + "'");
                 }
                 host = host.withCnp(p);
             }
@@ -550,7 +576,7 @@ public final class ScenarioLoader {
             }
             host = host.withFctEnd(e);
         }
-        return new SimModel(profile, sw, host, headroom);
+        return new SimModel(profile, sw, host, headroom, schemeDefaults);
     }
 
     /** The queue ns-3's hosts and switches put ACKs in without ACK_HIGH_PRIO (the Reverie configs): the data's, 3. */

@@ -8,18 +8,24 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.core.EcmpHash;
 import org.pfcswitch.core.EcnPoint;
+import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.testbed.AckPolicy;
 import org.pfcswitch.testbed.CnpPolicy;
 import org.pfcswitch.testbed.HeadroomQueues;
+import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.testbed.HostModel;
+import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.ScenarioRunner;
+import org.pfcswitch.testbed.SchemeDefaults;
 import org.pfcswitch.testbed.SimModel;
 
 /** The model options of a scenario file: defaults, the ns3-datacenter profile, explicit overrides, clear errors. */
@@ -56,18 +62,45 @@ class ModelOptionsLoaderTest {
         SimModel m = load("model: ns3-datacenter\n");
         assertEquals(SimModel.NS3_DATACENTER, m.profile());
         assertEquals(new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
-                Scheduling.ROUND_ROBIN), m.switches());
-        assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.PER_MARKED_PACKET, 4_000, AckPolicy.PACKET, 3,
+                Scheduling.ROUND_ROBIN, FrameCost.NS3_PACKET), m.switches());
+        assertEquals(new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.ON_ACK, 4_000, AckPolicy.PACKET, 3,
                 org.pfcswitch.testbed.FctEnd.LAST_ACK),
                 m.hosts());
         assertTrue(m.describe().startsWith("ns3-datacenter (pfc.mode untilResume, ecn.at afterDequeue,"), m.describe());
         assertEquals(HeadroomQueues.LOSSLESS_AND_QUEUE0, m.headroom());
+        assertEquals(SchemeDefaults.ARTIFACT, m.schemeDefaults());
+        assertTrue(m.describe().endsWith(", schemeDefaults artifact, frameCost ns3Packet)"), m.describe());
+    }
+
+    /** schemeDefaults artifact: the artifact's Reverie filter and no pool guard reach the switch; a parameter the scenario gives wins. */
+    @Test
+    void theArtifactsSchemeDefaultsReachTheSwitchUnlessTheScenarioGivesTheParameter() throws IOException {
+        Path f = dir.resolve("sd.yaml");
+        Files.writeString(f, BASE.replace("scheme: dt}", "scheme: dt, schemes: {reverie: {poolGuard: true}}}")
+                + "model: ns3-datacenter\n");
+        Scenario s = ScenarioLoader.load(f, List.of()).scenario();
+        assertEquals(SchemeDefaults.ARTIFACT, s.model().schemeDefaults());
+        MmuConfig reverie = ScenarioRunner.build(s, "reverie").core().mmu().config();
+        assertEquals("departure", reverie.parametersOf("reverie").get("filterUpdate"));
+        assertEquals("true", reverie.parametersOf("reverie").get("poolGuard"), "the scenario's own value wins");
+        assertEquals("false", ScenarioRunner.build(s, "sonic").core().mmu().config().parametersOf("sonic").get("poolGuard"));
+        assertEquals(Map.of(), ScenarioRunner.build(s, "dt").core().mmu().config().parametersOf("dt"), "DT: nothing");
+
+        Files.writeString(f, BASE + "model: ns3-datacenter\nschemeDefaults: paper\n");
+        s = ScenarioLoader.load(f, List.of()).scenario();
+        assertEquals(SchemeDefaults.PAPER, s.model().schemeDefaults());
+        assertEquals(Map.of(), ScenarioRunner.build(s, "reverie").core().mmu().config().parametersOf("reverie"));
+        assertEquals(SchemeDefaults.PAPER, load("").schemeDefaults(), "pfcswitch's own profile");
+        Files.writeString(f, BASE + "schemeDefaults: ns3\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ScenarioLoader.load(f, List.of()));
+        assertTrue(e.getMessage().contains("schemeDefaults") && e.getMessage().contains("artifact"), e.getMessage());
     }
 
     @Test
     void anExplicitOptionOverridesTheProfile() throws IOException {
         SimModel m = load("""
                 model: ns3-datacenter
+                frameCost: ethernet
                 pfc: {mode: quanta, headroomQueues: lossless}
                 ecn: {at: enqueue}
                 scheduler: strict
