@@ -29,9 +29,9 @@ import org.pfcswitch.testbed.ScenarioRunner;
  * its own or its sender's: {@code run --drop-log} names each lost frame and the first frame into its
  * queue's headroom, and the hosts' send log tells whether the pause simply took longer than the
  * headroom's line time to stop an obeying sender (the emulated wires': printed) or not (a failure;
- * {@link LiveDropReport}). A run without drops loses no packet of a flow (no PSN gap at any
- * receiver) unless the emulated hosts' own sockets lost frames (kernel drops, refused sends), which
- * the test then reports. bfc is not lossless by design and the live hosts are not BFC NICs (they ignore its
+ * {@link LiveDropReport}). A run without drops loses no packet of a flow (no PSN missing at any
+ * receiver; a packet merely reordered on the way is reported) unless the emulated hosts' own sockets
+ * lost frames (kernel drops, refused sends), which the test then reports. bfc is not lossless by design and the live hosts are not BFC NICs (they ignore its
  * pauses): it must forward and complete flows.
  *
  * <p>Headroom is sized for software hosts, not cables: 512 KiB per port, 20 ms at 200 Mb/s, the
@@ -111,9 +111,11 @@ class LiveSchemesTest {
         FlowRecords f = r.flows();
         int completed = 0;
         long outOfOrder = 0;
+        long missing = 0;
         for (int id = 0; id < f.count(); id++) {
             completed += f.completed(id) ? 1 : 0;
             outOfOrder += f.outOfOrder(id);
+            missing += f.missingPackets(id);
         }
         // Frames the emulated hosts' own sockets lost: received ones their queue had no room for (a host
         // thread the OS held while frames came in), sends the kernel refused. Neither is the switch's.
@@ -122,7 +124,7 @@ class LiveSchemesTest {
             hostSocketLosses += h.kernelDrops() + h.framesLost();
         }
         String what = scheme + ": " + completed + " of " + f.count() + " flows completed, " + outOfOrder
-                + " packets out of PSN order, frames lost in the hosts' sockets " + hostSocketLosses
+                + " packets out of PSN order, " + missing + " PSNs missing, frames lost in the hosts' sockets " + hostSocketLosses
                 + ", hosts' clock slip " + r.slipNanos() / 1e6 + " ms\n" + log;
         assertTrue(completed >= (scheme.equals("bfc") ? 1 : 10), what);
         assertTrue(log.contains("(all returned)"), what);
@@ -133,12 +135,19 @@ class LiveSchemesTest {
             long wireDrops = LosslessJudgement.attributed("LiveSchemesTest " + scheme, scheme, attribution + "\n" + what);
             if (wireDrops == 0) {
                 assertTrue(log.contains("lossless violations 0"), what);
-                // the switch dropped nothing: a PSN gap is then a frame the hosts' sockets lost
+                // The switch dropped nothing: a PSN missing at a receiver is then a frame the hosts' sockets
+                // lost. Packets only out of order (every skipped PSN came later) were reordered on the way,
+                // not lost: the kernel's per-CPU veth backlogs can swap two frames of a host thread that
+                // moved between CPUs (a CI run had 2 out of order, none missing, no drop counted anywhere).
                 if (hostSocketLosses == 0) {
-                    assertEquals(0, outOfOrder, what);
-                } else if (outOfOrder > 0) {
-                    System.out.println("LiveSchemesTest " + scheme + ": " + outOfOrder + " packets out of PSN order with no"
+                    assertEquals(0, missing, what);
+                } else if (missing > 0) {
+                    System.out.println("LiveSchemesTest " + scheme + ": " + missing + " PSNs missing with no"
                             + " switch drop; the hosts' sockets lost " + hostSocketLosses + " frames");
+                }
+                if (outOfOrder > 0 && missing == 0) {
+                    System.out.println("LiveSchemesTest " + scheme + ": " + outOfOrder + " packets out of PSN order, none"
+                            + " missing: reordered on the emulated wires");
                 }
             }
             assertTrue(log.matches("(?s).*counters h0: .*pfc tx [^,]*p3=[1-9].*"), "the incasts made the switch pause h0\n" + what);

@@ -38,7 +38,7 @@ final class Flow {
     private final RoceFrameBuilder frame;
     /** Pacing: the rate limiter lets the next packet start no earlier than this. */
     long nextSendAt;
-    /** Receiver side: the PSN the next packet must carry. */
+    /** Receiver side: the PSN the next packet must carry (one past the highest received). */
     int expectedPsn;
     /** Receiver side (notification point): when the last CNP for this QP left, or MIN_VALUE. */
     long lastCnpAt = Long.MIN_VALUE;
@@ -113,6 +113,24 @@ final class Flow {
         sentBytes += payload;
         psn = (psn + 1) & 0xFF_FFFF;
         return payload;
+    }
+
+    /** {@link #receivedPsn}: the packet is behind the expected PSN (reordered on the way). */
+    static final int LATE = -1;
+
+    /**
+     * Receiver side: a packet with {@code psn} arrived. Returns how many PSNs it skipped past the
+     * expected one (0: in order), or {@link #LATE} when it is behind it (24-bit serial arithmetic:
+     * more than half the PSN space ahead is behind). The expected PSN never goes backwards, so a
+     * late packet cannot hide a lost one.
+     */
+    int receivedPsn(int psn) {
+        int ahead = (psn - expectedPsn) & 0xFF_FFFF;
+        if (ahead >= 1 << 23) {
+            return LATE;
+        }
+        expectedPsn = (psn + 1) & 0xFF_FFFF;
+        return ahead;
     }
 
     /** The PSN of the frame {@link #writeNext} wrote last. */

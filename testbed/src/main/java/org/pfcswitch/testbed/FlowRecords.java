@@ -25,6 +25,7 @@ public final class FlowRecords {
     private long[] receivedPackets = new long[16];
     private long[] receivedPayloadBytes = new long[16];
     private long[] outOfOrder = new long[16];
+    private long[] missing = new long[16];
     private int[] src = new int[16];
     private int[] dst = new int[16];
     private long[] idealNanos = new long[16];
@@ -48,6 +49,7 @@ public final class FlowRecords {
             receivedPackets = Arrays.copyOf(receivedPackets, cap);
             receivedPayloadBytes = Arrays.copyOf(receivedPayloadBytes, cap);
             outOfOrder = Arrays.copyOf(outOfOrder, cap);
+            missing = Arrays.copyOf(missing, cap);
             src = Arrays.copyOf(src, cap);
             dst = Arrays.copyOf(dst, cap);
             idealNanos = Arrays.copyOf(idealNanos, cap);
@@ -68,12 +70,17 @@ public final class FlowRecords {
         sentPayloadBytes[flow] += payload;
     }
 
-    void onReceived(int flow, int payload, boolean inOrder, boolean last, long now) {
+    /**
+     * A packet of {@code flow} arrived: {@code skipped} PSNs past the next expected one (0 in order),
+     * or {@code late}, behind it (reordered, filling one of the PSNs skipped before).
+     */
+    void onReceived(int flow, int payload, int skipped, boolean late, boolean last, long now) {
         receivedPackets[flow]++;
         receivedPayloadBytes[flow] += payload;
-        if (!inOrder) {
+        if (skipped > 0 || late) {
             outOfOrder[flow]++;
         }
+        missing[flow] += late ? -1 : skipped;
         if (last) {
             endNanos[flow] = now;
         }
@@ -112,5 +119,11 @@ public final class FlowRecords {
     public long sentPayloadBytes(int flow) { return sentPayloadBytes[flow]; }
     public long receivedPackets(int flow) { return receivedPackets[flow]; }
     public long receivedPayloadBytes(int flow) { return receivedPayloadBytes[flow]; }
+    /** Packets that arrived out of PSN order: past a gap, or late (reordered on the way). */
     public long outOfOrder(int flow) { return outOfOrder[flow]; }
+    /**
+     * PSNs skipped and not (yet) filled by a late packet: packets lost on the way, or still in
+     * flight behind a reordered one. Reordering alone leaves 0.
+     */
+    public long missingPackets(int flow) { return missing[flow]; }
 }

@@ -509,11 +509,10 @@ public final class RoceHost implements Node {
             return;
         }
         int psn = parsed.psn();
-        boolean inOrder = psn == f.expectedPsn;
-        f.expectedPsn = (psn + 1) & 0xFF_FFFF;
+        int skipped = f.receivedPsn(psn);
         boolean lastOfFlow = (op == Roce.OP_RC_WRITE_LAST || op == Roce.OP_RC_WRITE_ONLY)
                 && records.receivedPayloadBytes(f.id) + payload >= records.sizeBytes(f.id);
-        records.onReceived(f.id, payload, inOrder, lastOfFlow, now);
+        records.onReceived(f.id, payload, Math.max(0, skipped), skipped == Flow.LATE, lastOfFlow, now);
         boolean cnp = parsed.ecn() == Ipv4.ECN_CE && dcqcn.enabled() && cnpPolicy.sendFor(f, now, dcqcn.cnpIntervalNanos());
         boolean ack = ackPolicy.acks(parsed.ackRequested());
         boolean cnpOnAck = cnp && ack && cnpPolicy.ridesOnAck();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +12,7 @@ import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.testbed.HostPfcLog.Entry;
 
 /**
  * The hosts' model options ({@link HostModel}) and the switch's PFC mode end to end, each against
@@ -24,8 +24,6 @@ class ModelOptionsSimTest {
     /** 100 quanta: a pause of 512 ns, refreshed every 256 ns under the default. */
     private static final int SHORT_QUANTA = 100;
 
-    record Entry(long time, int quanta, int priority) {}
-
     /** Hosts 0-2 send priority 3 into host 3 (3:1): the switch pauses them; host 0's own log of PFC frames and sends. */
     private static List<Entry> incastLog(PfcPauseMode mode, Testbed[] out) {
         Testbed tb = Testbed.singleSwitch(4).links(RATE, 2_000)
@@ -33,20 +31,7 @@ class ModelOptionsSimTest {
                 .core(c -> c.pauseQuanta(SHORT_QUANTA))
                 .switchModel(SwitchModel.DEFAULT.withPfc(mode)).hostModel(HostModel.DEFAULT.withPfc(mode))
                 .build();
-        List<Entry> log = new ArrayList<>();
-        tb.host(0).observe(new HostObserver() {
-            @Override
-            public void onTransmit(int host, int flow, int psn, int priority, int length, long start) {
-                log.add(new Entry(start, -1, priority));
-            }
-
-            @Override
-            public void onPfc(int host, int classEnable, int[] quanta, long now) {
-                if ((classEnable >>> 3 & 1) != 0) {
-                    log.add(new Entry(now, quanta[3], 3));
-                }
-            }
-        });
+        List<Entry> log = HostPfcLog.attach(tb.host(0), 3);
         tb.addFlow(0, 3, 3, 2_000_000, 0);
         tb.addFlow(1, 3, 3, 2_000_000, 0);
         tb.addFlow(2, 3, 3, 2_000_000, 0);
@@ -67,20 +52,20 @@ class ModelOptionsSimTest {
         long longest = 0;
         long since = 0;
         for (Entry e : log) {
-            if (e.quanta > 0) {
+            if (e.quanta() > 0) {
                 if (paused) {
-                    fail("a second XOFF at " + e.time + " ns within one episode (no refresh under untilResume)");
+                    fail("a second XOFF at " + e.time() + " ns within one episode (no refresh under untilResume)");
                 }
                 paused = true;
-                since = e.time;
+                since = e.time();
                 episodes++;
-            } else if (e.quanta == 0) {
+            } else if (e.quanta() == 0) {
                 if (paused) {
-                    longest = Math.max(longest, e.time - since);
+                    longest = Math.max(longest, e.time() - since);
                 }
                 paused = false;
-            } else if (e.priority == 3 && paused) {
-                fail("priority 3 started a frame at " + e.time + " ns, paused since " + since + " ns and not yet resumed");
+            } else if (e.priority() == 3 && paused) {
+                fail("priority 3 started a frame at " + e.time() + " ns, paused since " + since + " ns and not yet resumed");
             }
         }
         assertTrue(episodes >= 2, "host 0 was paused " + episodes + " times: the scenario tests nothing");
@@ -98,16 +83,16 @@ class ModelOptionsSimTest {
         int episodes = 0;
         int xoffs = 0;
         for (Entry e : log) {
-            if (e.quanta > 0) {
+            if (e.quanta() > 0) {
                 xoffs++;
-                if (e.time >= pausedUntil) {
+                if (e.time() >= pausedUntil) {
                     episodes++;
                 }
-                pausedUntil = e.time + quantaNanos;
-            } else if (e.quanta == 0) {
-                pausedUntil = e.time;
-            } else if (e.priority == 3 && e.time < pausedUntil) {
-                fail("priority 3 sent while paused at " + e.time);
+                pausedUntil = e.time() + quantaNanos;
+            } else if (e.quanta() == 0) {
+                pausedUntil = e.time();
+            } else if (e.priority() == 3 && e.time() < pausedUntil) {
+                fail("priority 3 sent while paused at " + e.time());
             }
         }
         assertTrue(episodes >= 1);
@@ -115,7 +100,7 @@ class ModelOptionsSimTest {
     }
 
     private static long countXon(List<Entry> log) {
-        return log.stream().filter(e -> e.quanta == 0).count();
+        return log.stream().filter(e -> e.quanta() == 0).count();
     }
 
     // ------------------------------------------------------------------ g. headroom on queue 0

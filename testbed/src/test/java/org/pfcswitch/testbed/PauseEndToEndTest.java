@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.core.LineRate;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.testbed.HostPfcLog.Entry;
 
 /**
  * PFC as a host experiences it: hosts 0-2 send priority 3 into host 3 (3:1, so the switch pauses
@@ -23,29 +23,13 @@ class PauseEndToEndTest {
 
     private static final long RATE = 100_000_000_000L;
 
-    /** One entry of host 0's log: a PFC frame for priority 3 (quanta >= 0) or a transmission (quanta -1). */
-    record Entry(long time, int quanta, int priority) {}
-
     @Test
     void aPausedPrioritySendsNothingNewOthersFlowAndItResumesPromptly() {
         Testbed tb = Testbed.singleSwitch(4).links(RATE, 2_000)
                 .mmu(MmuConfig.builder().totalBytes(2L << 20).scheme("dt").losslessPriorityMask(1 << 3))
                 .core(c -> c.pauseQuanta(2_000))         // 10.24 us pauses, refreshed every 5.12 us
                 .build();
-        List<Entry> log = new ArrayList<>();
-        tb.host(0).observe(new HostObserver() {
-            @Override
-            public void onTransmit(int host, int flow, int psn, int priority, int length, long start) {
-                log.add(new Entry(start, -1, priority));
-            }
-
-            @Override
-            public void onPfc(int host, int classEnable, int[] quanta, long now) {
-                if ((classEnable >>> 3 & 1) != 0) {
-                    log.add(new Entry(now, quanta[3], 3));
-                }
-            }
-        });
+        List<Entry> log = HostPfcLog.attach(tb.host(0), 3);
         int lossless = tb.addFlow(0, 3, 3, 4_000_000, 0);
         tb.addFlow(1, 3, 3, 4_000_000, 0);
         tb.addFlow(2, 3, 3, 4_000_000, 0);
@@ -60,28 +44,28 @@ class PauseEndToEndTest {
         int xons = 0;
         int priority1WhilePaused = 0;
         for (Entry e : log) {
-            boolean paused = e.time < pausedUntil;
+            boolean paused = e.time() < pausedUntil;
             if (inEpisode && !paused) {                           // the pause ran out by itself
                 inEpisode = false;
                 pauseEnd = pausedUntil;
             }
-            if (e.quanta >= 0) {                                  // a PFC frame for priority 3
-                if (!paused && e.quanta > 0) {
+            if (e.quanta() >= 0) {                                  // a PFC frame for priority 3
+                if (!paused && e.quanta() > 0) {
                     pauses++;
                     inEpisode = true;
                     pauseEnd = Long.MIN_VALUE;
-                } else if (paused && e.quanta == 0) {
+                } else if (paused && e.quanta() == 0) {
                     xons++;
                     inEpisode = false;
-                    pauseEnd = e.time;
+                    pauseEnd = e.time();
                 }
-                pausedUntil = e.time + MacControl.quantaToNanos(e.quanta, RATE);
-            } else if (e.priority == 3) {
+                pausedUntil = e.time() + MacControl.quantaToNanos(e.quanta(), RATE);
+            } else if (e.priority() == 3) {
                 if (paused) {
-                    fail("priority 3 started a frame at " + e.time + " ns, paused until " + pausedUntil);
+                    fail("priority 3 started a frame at " + e.time() + " ns, paused until " + pausedUntil);
                 }
                 if (pauseEnd != Long.MIN_VALUE) {
-                    assertTrue(e.time - pauseEnd <= maxFrameTime, "priority 3 resumed " + (e.time - pauseEnd)
+                    assertTrue(e.time() - pauseEnd <= maxFrameTime, "priority 3 resumed " + (e.time() - pauseEnd)
                             + " ns after its pause ended at " + pauseEnd);
                     pauseEnd = Long.MIN_VALUE;
                 }

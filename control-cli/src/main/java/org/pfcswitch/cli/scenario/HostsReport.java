@@ -85,7 +85,7 @@ public record HostsReport(String scenario, String testbed, LiveResult result) {
                     .field("dst", hosts.get(f.dst(id)).name())
                     .field("bytes", f.sizeBytes(id)).field("startNs", f.startNanos(id))
                     .field("fctNs", f.fctNanos(id)).field("receivedBytes", f.receivedPayloadBytes(id))
-                    .field("outOfOrder", f.outOfOrder(id)).endObject();
+                    .field("outOfOrder", f.outOfOrder(id)).field("missingPackets", f.missingPackets(id)).endObject();
         }
         return j.endArray().endObject().toString();
     }
