@@ -138,7 +138,7 @@ class LiveSchemesTest {
                 // The switch dropped nothing: a PSN missing at a receiver is then a frame the hosts' sockets
                 // lost. Packets only out of order (every skipped PSN came later) were reordered on the way,
                 // not lost: the kernel's per-CPU veth backlogs can swap two frames of a host thread that
-                // moved between CPUs (a CI run had 2 out of order, none missing, no drop counted anywhere).
+                // moved between CPUs (a CI run had 2 out of order and no drop counted anywhere).
                 if (hostSocketLosses == 0) {
                     assertEquals(0, missing, what);
                 } else if (missing > 0) {
