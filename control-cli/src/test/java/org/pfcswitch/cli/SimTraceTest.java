@@ -58,6 +58,7 @@ class SimTraceTest {
             int h0Rows = 0;
             long lastTime = -1;
             boolean h0Grew = false;
+            long h0Most = 0;
             for (int i = 0; i < t.size(); i++) {
                 if (t.kind(i) == TraceRecorder.QUEUE && t.port(i) == 0) {
                     assertTrue(t.time(i) > lastTime);
@@ -66,6 +67,7 @@ class SimTraceTest {
                     lastTime = t.time(i);
                     h0Rows++;
                     h0Grew |= t.ingressBytes(i) > 10_000;
+                    h0Most = Math.max(h0Most, t.ingressBytes(i));
                     assertTrue(t.thresholdBytes(i) > 0);
                 }
             }
@@ -73,6 +75,8 @@ class SimTraceTest {
             assertTrue(h0Grew, "H0's ingress queue held bytes at some point");
 
             JsonNode r = schemes.get(scheme);
+            assertTrue(r.get("maxBufferBytes").asLong() >= h0Most,
+                    scheme + ": the buffer at its fullest held at least H0's fullest sampled queue, " + h0Most + " B");
             long sent = r.get("pfcPausesSent").asLong();
             assertTrue(sent > 0, scheme + " paused someone");
             assertEquals(sent, t.pfcCount(TraceRecorder.PFC_TX, TraceRecorder.XOFF, -1),

@@ -306,6 +306,7 @@ public final class SimReport {
             j.field("losslessViolationsObeying", r.losslessViolationsObeying());
             j.field("losslessViolationsIgnoring", r.losslessViolationsIgnoring());
             j.field("drops", r.drops());
+            j.field("maxBufferBytes", r.maxBufferBytes());
             j.field("pfcXoffEdges", r.xoffEdges());
             byPort(j, "pfcXoffEdgesByPort", r.xoffEdgesByPort());
             byPort(j, "pauseTimeNsByPort", r.pausedNanosByPort());
