@@ -140,8 +140,20 @@ public final class HostSendLog implements HostObserver {
      * ({@link System#nanoTime()}), as an index for {@link #pauseHostAt}, or -1 if it took none.
      */
     public int firstPauseFrom(int host, int priority, long systemNanos) {
-        for (int i = 0; i < pauses; i++) {
-            if (pauseHost[i] == host && (pauseMask[i] >>> priority & 1) != 0 && pauseSystemAt[i] >= systemNanos) {
+        // The hosts run on one thread, so pauses are logged in time order: search for the first at or
+        // after systemNanos, then walk forward to this host's.
+        int lo = 0;
+        int hi = pauses;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (pauseSystemAt[mid] < systemNanos) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for (int i = lo; i < pauses; i++) {
+            if (pauseHost[i] == host && (pauseMask[i] >>> priority & 1) != 0) {
                 return i;
             }
         }

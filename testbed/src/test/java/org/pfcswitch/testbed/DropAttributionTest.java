@@ -119,4 +119,23 @@ class DropAttributionTest {
         assertEquals(0, small.firstPauseFrom(1, 3, 0));
         assertEquals(-1, small.firstPauseFrom(1, 2, 0), "priority 2 was never paused");
     }
+
+    @Test
+    void theFirstPauseAHostTookFromATimeIsFoundAmongOtherHostsPauses() {
+        long[] clock = {0};
+        HostSendLog log = new HostSendLog(16, 64, () -> clock[0]);
+        int[] quanta = new int[8];
+        quanta[3] = 1;
+        for (int i = 0; i < 30; i++) {                           // hosts 0, 1, 2 take turns, 10 ns apart
+            clock[0] = i * 10L;
+            log.onPfc(i % 3, 1 << 3, quanta, i * 10L);
+        }
+        assertEquals(0, log.firstPauseFrom(0, 3, 0));
+        assertEquals(3, log.firstPauseFrom(0, 3, 1), "after 0 ns: host 0's next, at 30 ns");
+        assertEquals(16, log.firstPauseFrom(1, 3, 155), "host 1's at 160 ns");
+        assertEquals(29, log.firstPauseFrom(2, 3, 290), "exactly at 290 ns counts");
+        assertEquals(-1, log.firstPauseFrom(0, 3, 271), "host 0 took none after 270 ns");
+        assertEquals(-1, log.firstPauseFrom(0, 2, 0), "nor any of priority 2");
+        assertEquals(290, log.pauseSystemAt(29));
+    }
 }
