@@ -170,7 +170,8 @@ final class LabCommand implements Callable<Integer> {
                 }
             });
             dropReport = !sw.core().pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
-                    : LiveDropReport.line(LiveDropReport.fromSwitch(sw, hosts.hostOfPort(sw.config())),
+                    : LiveDropReport.line(LiveDropReport.fromSwitch(sw,
+                            port -> hosts.hostOnPort(sw.config().ports().get(port).name())),
                             hosts.dropAttribution(sends, s.payloadMtu()), sw.core().losslessDropLog().overflow());
         }
         SwitchCore core = sw.core();

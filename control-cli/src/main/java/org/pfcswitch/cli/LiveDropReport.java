@@ -25,19 +25,20 @@ final class LiveDropReport {
     private LiveDropReport() {}
 
     /**
-     * The drops the running core logged on ports whose sender is an emulated host that obeys PFC,
-     * its times on {@link System#nanoTime()}; {@code hostOfPort[p]} is that host, or -1 (a clone port).
+     * The drops the running core logged, times on {@link System#nanoTime()}, each with its sender as
+     * {@code senderOfPort} names it for the drop's port (-1: no sender here, such as a clone port:
+     * skipped).
      */
-    static List<Drop> fromSwitch(DpdkSwitch sw, int[] hostOfPort) {
+    static List<Drop> fromSwitch(DpdkSwitch sw, java.util.function.IntUnaryOperator senderOfPort) {
         SwitchCore core = sw.core();
         LosslessDropLog log = core.losslessDropLog();
         List<Drop> drops = new ArrayList<>();
         for (int i = 0; i < log.size(); i++) {
-            int host = hostOfPort[log.port(i)];
-            if (host < 0) {
+            int sender = senderOfPort.applyAsInt(log.port(i));
+            if (sender < 0) {
                 continue;
             }
-            drops.add(new Drop(host, log.priority(i), log.qp(i), log.psn(i), sw.systemNanos(log.at(i)),
+            drops.add(new Drop(sender, log.priority(i), log.qp(i), log.psn(i), sw.systemNanos(log.at(i)),
                     log.xoffSentAt(i) < 0 ? -1 : sw.systemNanos(log.xoffSentAt(i)), log.firstHeadroomQp(i),
                     log.firstHeadroomPsn(i), log.firstHeadroomAt(i) < 0 ? -1 : sw.systemNanos(log.firstHeadroomAt(i)),
                     log.headroomBytes(i), core.mmu().config().headroomBytes(log.port(i))));
@@ -57,20 +58,17 @@ final class LiveDropReport {
      * @return the rows written
      */
     static int writeCsv(DpdkSwitch sw, java.nio.file.Path file) throws java.io.IOException {
-        SwitchCore core = sw.core();
-        LosslessDropLog log = core.losslessDropLog();
         StringBuilder b = new StringBuilder(CSV_HEADER).append('\n');
-        for (int i = 0; i < log.size(); i++) {
-            int port = log.port(i);
-            b.append(sw.config().ports().get(port).name()).append(',').append(log.priority(i)).append(',')
-                    .append(log.qp(i)).append(',').append(log.psn(i)).append(',').append(sw.systemNanos(log.at(i))).append(',')
-                    .append(log.xoffSentAt(i) < 0 ? -1 : sw.systemNanos(log.xoffSentAt(i))).append(',')
-                    .append(log.firstHeadroomQp(i)).append(',').append(log.firstHeadroomPsn(i)).append(',')
-                    .append(log.firstHeadroomAt(i) < 0 ? -1 : sw.systemNanos(log.firstHeadroomAt(i))).append(',')
-                    .append(log.headroomBytes(i)).append(',').append(core.mmu().config().headroomBytes(port)).append('\n');
+        List<Drop> drops = fromSwitch(sw, port -> port);       // the sender named by its port
+        for (Drop d : drops) {
+            b.append(sw.config().ports().get(d.host()).name()).append(',').append(d.priority()).append(',')
+                    .append(d.qp()).append(',').append(d.psn()).append(',').append(d.at()).append(',')
+                    .append(d.xoffSentAt()).append(',').append(d.firstQp()).append(',').append(d.firstPsn()).append(',')
+                    .append(d.firstHeadroomAt()).append(',').append(d.headroomBytes()).append(',')
+                    .append(d.queueHeadroomBytes()).append('\n');
         }
         java.nio.file.Files.writeString(file, b);
-        return log.size();
+        return drops.size();
     }
 
     /**

@@ -6,7 +6,6 @@ import java.util.List;
 
 import org.pfcswitch.testbed.config.ConfigException;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
-import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.testbed.DropAttribution;
 import org.pfcswitch.testbed.HostSendLog;
 import org.pfcswitch.testbed.LiveHosts;
@@ -65,11 +64,6 @@ final class LiveTestbedHosts implements AutoCloseable {
             }
         }
         return -1;
-    }
-
-    /** By port of the switch {@code cfg}: {@link #hostOnPort}. */
-    int[] hostOfPort(SwitchConfig cfg) {
-        return cfg.ports().stream().mapToInt(p -> hostOnPort(p.name())).toArray();
     }
 
     /** Judges drops against these hosts' {@code sends}, their frames at most {@code payloadMtu} plus headers. */
