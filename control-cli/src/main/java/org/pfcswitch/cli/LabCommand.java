@@ -158,6 +158,7 @@ final class LabCommand implements Callable<Integer> {
     private Live runLive(Scenario s, TestbedConfig tb, DpdkSwitch sw, String scheme) throws Exception {
         log("live " + scheme + ": " + s.durationNanos() / 1e9 + " s of traffic on the emulated hosts");
         SwitchStatus status = new SwitchStatus(sw);
+        long rxMissedBefore = sw.rxMissed();
         LiveResult r;
         String dropReport;
         try (LiveTestbedHosts hosts = LiveTestbedHosts.open(s, tb, scenario, config)) {
@@ -193,6 +194,7 @@ final class LabCommand implements Callable<Integer> {
             }
         }
         long[] stalls = sw.stalls();
+        long rxMissed = sw.rxMissed() - rxMissedBefore;
         long received = 0;
         long sent = 0;
         for (LiveResult.Host h : r.hosts()) {
@@ -200,9 +202,10 @@ final class LabCommand implements Callable<Integer> {
             sent += h.framesLost();
         }
         log(String.format(Locale.ROOT, "  %s done: hosts' clock slipped %.1f ms, their sockets lost %d frames received and %d"
-                        + " sent; switch worker stalls >= 1 ms %d, >= 10 ms %d, longest %.1f ms;"
-                        + " lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, received, sent, stalls[1], stalls[2],
-                sw.longestPassNanos() / 1e6, drops.isEmpty() ? " none" : drops, SwitchStatus.obeyingDrops(core)));
+                        + " sent; the switch ports' rx rings had no room for %d; switch worker stalls >= 1 ms %d, >= 10 ms %d,"
+                        + " longest %.1f ms; lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, received, sent,
+                rxMissed, stalls[1], stalls[2], sw.longestPassNanos() / 1e6, drops.isEmpty() ? " none" : drops,
+                SwitchStatus.obeyingDrops(core)));
         if (c.lastLosslessDropPort >= 0) {
             log("  " + scheme + " " + status.losslessDropLine());
         }

@@ -145,7 +145,7 @@ class ControlApiTest {
                 "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}", "pfcswitch_buffer_used_bytes{view=\"total\"}",
                 "pfcswitch_xoff_threshold_bytes{port=\"sink\",priority=\"3\"}", "pfcswitch_drops_total{port=\"sink\",priority=\"3\",reason=\"lossless_violation\"}",
                 "pfcswitch_paused_seconds_total{port=\"loop\",queue=\"3\"}", "pfcswitch_scheme_info{scheme=",
-                "pfcswitch_worker_stalls_total{over=\"1ms\"}", "pfcswitch_malformed_frames_total{port=\"loop\",reason=\"runt\"}",
+                "pfcswitch_worker_stalls_total{over=\"1ms\"}", "pfcswitch_rx_missed_frames_total{port=\"sink\"}", "pfcswitch_malformed_frames_total{port=\"loop\",reason=\"runt\"}",
                 "pfcswitch_lossless_drops_total{port=\"sink\",priority=\"3\",sender=\"obeys_pfc\"}",
                 "pfcswitch_lossless_violations_by_sender_total{sender=\"ignores_pfc\"}",
                 "pfcswitch_pfcwd_storms_total{port=\"loop\",priority=\"3\"}", "pfcswitch_pfcwd_stormed{port=\"loop\",priority=\"3\"}",

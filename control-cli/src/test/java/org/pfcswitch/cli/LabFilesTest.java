@@ -42,6 +42,7 @@ class LabFilesTest {
             Map.entry("pfcswitch_tx_bytes_total", Set.of("port", "priority")),
             Map.entry("pfcswitch_drops_total", Set.of("port", "priority", "reason")),
             Map.entry("pfcswitch_malformed_frames_total", Set.of("port", "reason")),
+            Map.entry("pfcswitch_rx_missed_frames_total", Set.of("port")),
             Map.entry("pfcswitch_pfc_pause_sent_total", Set.of("port", "priority")),
             Map.entry("pfcswitch_pfc_resume_sent_total", Set.of("port", "priority")),
             Map.entry("pfcswitch_pfc_pause_received_total", Set.of("port", "priority")),

@@ -381,6 +381,28 @@ public final class DpdkSwitch {
         return worker.txRefused(port);
     }
 
+    /**
+     * Frames the ports' receive rings had no room for since the switch started, all device ports
+     * together: {@code imissed}, and for af_packet ports the kernel's ring drops (a worker that fell
+     * behind). Control plane: a driver call, and a system call per af_packet socket, per port.
+     */
+    public long rxMissed() {
+        long missed = 0;
+        for (int p = 0; p < ethByPort.length; p++) {
+            missed += rxMissed(p);
+        }
+        return missed;
+    }
+
+    /** {@link #rxMissed()} of switch port {@code port} (0 for a clone port, which has no ring). */
+    public synchronized long rxMissed(int port) {
+        EthPort eth = ethByPort[port];
+        if (eth == null) {
+            return 0;
+        }
+        return stopped ? shutdown.nicStats().get(port).rxMissed() : eth.stats().rxMissed();   // ports closed: as they last were
+    }
+
     /** Times the core needed an mbuf (PFC frame, flood copy) and the pool was empty. */
     public long allocationFailures() {
         return worker.allocationFailures();

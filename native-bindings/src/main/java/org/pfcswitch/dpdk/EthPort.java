@@ -39,6 +39,9 @@ public final class EthPort {
     /** Queues [0, n) that bursts may use: set at start, cleared by configure and close. */
     private volatile int rxReady;
     private volatile int txReady;
+    /** An af_packet device's ring drops, which its PMD does not count; null for any other device. */
+    private volatile AfPacketRingDrops ringDrops;
+    private long ringDropsAtReset;
 
     private EthPort(int id, String name) {
         this.id = id;
@@ -95,12 +98,28 @@ public final class EthPort {
      */
     public static EthPort createVdev(Arena arena, String name, String args) {
         Eal.requireRunning();
+        String afPacketIface = name.startsWith("net_af_packet") ? deviceArg(args, "iface") : null;
+        java.util.Set<Integer> socketsBefore = afPacketIface != null ? AfPacketRingDrops.openSockets() : null;
         try (Arena call = Arena.ofConfined()) {
             DpdkException.check(Shim.vdevCreate(call.allocateFrom(name), call.allocateFrom(args)), "rte_vdev_init", name);
         }
         EthPort port = byName(name);
+        if (afPacketIface != null) {
+            port.ringDrops = AfPacketRingDrops.openedSince(socketsBefore, afPacketIface);
+        }
         MemorySegment.ofAddress(0).reinterpret(arena, ignored -> removeVdev(name, port));
         return port;
+    }
+
+    /** The value of {@code key} in a device's {@code k=v,k=v} arguments, or null. */
+    static String deviceArg(String args, String key) {
+        for (String kv : args.split(",")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0 && kv.substring(0, eq).trim().equals(key)) {
+                return kv.substring(eq + 1).trim();
+            }
+        }
+        return null;
     }
 
     /** Removes a hot-plugged device (its PMD closes the port). Quiet: it runs from arena cleanup. */
@@ -206,6 +225,7 @@ public final class EthPort {
         txReady = 0;
         rxSetUp = new boolean[0];
         txSetUp = new boolean[0];
+        ringDrops = null;       // the PMD closes its sockets with the port: their numbers may be reused
         LIVE.remove(id, this);
     }
 
@@ -248,19 +268,42 @@ public final class EthPort {
         }
     }
 
+    /**
+     * The port's counters, as {@code rte_eth_stats_get} gives them, except that {@code rxMissed}
+     * of an af_packet device also counts what its PMD does not: frames the kernel dropped because
+     * the device's receive ring was full.
+     */
     public EthStats stats() {
         Eal.requireRunning();
         try (Arena call = Arena.ofConfined()) {
             MemorySegment s = call.allocate(JAVA_LONG, 8);
             DpdkException.check(Shim.ethStats(id, s), "rte_eth_stats_get", id);
             long[] v = s.toArray(JAVA_LONG);
-            return new EthStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+            return new EthStats(v[0], v[1], v[2], v[3], v[4] + ringDropsSinceReset(), v[5], v[6], v[7]);
         }
     }
 
+    /** Zeroes the port's counters (an af_packet device's ring drops too). */
     public void resetStats() {
         Eal.requireRunning();
         DpdkException.check(Shim.ethStatsReset(id), "rte_eth_stats_reset", id);
+        AfPacketRingDrops drops = ringDrops;
+        if (drops != null) {
+            synchronized (this) {
+                ringDropsAtReset = drops.read();
+            }
+        }
+    }
+
+    private synchronized long ringDropsSinceReset() {
+        AfPacketRingDrops drops = ringDrops;
+        return drops == null ? 0 : drops.read() - ringDropsAtReset;
+    }
+
+    /** Sockets found for an af_packet device (one per queue pair), for its ring drops; 0 for other devices. */
+    public int afPacketSockets() {
+        AfPacketRingDrops drops = ringDrops;
+        return drops == null ? 0 : drops.sockets();
     }
 
     /** Extended statistics by name (e.g. {@code rx_good_packets}, {@code tx_q0_bytes}), in the PMD's order. Control plane: allocates. */

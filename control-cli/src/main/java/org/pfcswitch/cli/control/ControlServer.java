@@ -76,6 +76,11 @@ public final class ControlServer implements AutoCloseable {
             }
 
             @Override
+            public long rxMissed(int port) {
+                return sw.rxMissed(port);
+            }
+
+            @Override
             public long stalls(int bucket) {
                 return sw.stalls()[bucket];
             }

@@ -116,6 +116,7 @@ public final class StatusViews {
             j.beginObject().field("port", names.get(p)).field("rx_frames", sum(s.counters.rxFrames, p)).field("rx_bytes", sum(s.counters.rxBytes, p))
                     .field("tx_frames", sum(s.counters.txFrames, p)).field("tx_bytes", sum(s.counters.txBytes, p))
                     .field("drops", portDrops(p)).field("tx_refused", driver.txRefused(p))
+                    .field("rx_missed", driver.rxMissed(p))
                     .field("pfc_frames_sent", s.counters.pfcFramesTx[p]).field("pfc_frames_received", s.counters.pfcFramesRx[p])
                     .field("pause_frames_received", s.counters.pauseFramesRx[p]).field("malformed", malformed(p))
                     .field("flooded", s.counters.flooded[p]).field("filtered", s.counters.filtered[p])

@@ -31,6 +31,9 @@ public final class SwitchMetrics {
     public interface Driver {
         long txRefused(int port);
 
+        /** Frames the port's receive ring had no room for (0 for a clone port). */
+        long rxMissed(int port);
+
         long stalls(int bucket);
     }
 
@@ -113,6 +116,8 @@ public final class SwitchMetrics {
                     s -> s.counters.pauseFramesRx[pp]);
             counter("pfcswitch.tx.refused.frames", "Frames the port's TX queue refused after retries (lost)", portTag,
                     s -> driver.txRefused(pp));
+            counter("pfcswitch.rx.missed.frames", "Frames the port's receive ring had no room for: lost before the switch"
+                    + " saw them (the worker fell behind the port)", portTag, s -> driver.rxMissed(pp));
             counter("pfcswitch.flooded.frames", "Frames flooded (unknown or multicast destination)", portTag, s -> s.counters.flooded[pp]);
             for (ParseError e : ParseError.values()) {
                 if (e == ParseError.NONE) {

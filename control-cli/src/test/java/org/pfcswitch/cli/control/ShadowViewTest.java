@@ -29,6 +29,7 @@ class ShadowViewTest {
 
     private static final SwitchMetrics.Driver NO_DRIVER = new SwitchMetrics.Driver() {
         @Override public long txRefused(int port) { return 0; }
+        @Override public long rxMissed(int port) { return 0; }
         @Override public long stalls(int bucket) { return 0; }
     };
 
