@@ -2,7 +2,7 @@
 # Run `pfcswitch sim` on the flows perf/ns3/run.sh gave ns-3 and print both side by side, once per
 # variant of our model (docs/ns3-model.md, "sim beside ns-3"). Needs the ns-3 run first.
 #
-#   [SCENARIO=leafspine-ws-incast-s2] perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc ns3
+#   [SCENARIO=leafspine-ws-incast-s2] perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc ns3 ns3-paths
 #
 # Variants (each a set of --set overrides on sim.yaml):
 #   today   our defaults (what the issue compared)
@@ -17,6 +17,9 @@
 #           scheme code: Reverie's filter on departures, no pool guard, ns-3's packet sizes in the buffer
 #           and on the line) + ns-3's DCQCN values + the headroom formula's MTU at
 #           ns-3's payload + 48 = 1048 B (the example's formula; with 1500 the leaves' pool is 36 KB short)
+#   ns3-paths  ns3 with every flow on ns-3's path: the flows with the UDP source ports ns-3 drew for them
+#           (ns3_ports.py, from ns-3's sonic.fct), so that the profile's 5-tuple hash, ns-3's host addresses
+#           and node-id seeds pick the uplink ns-3 picked for each flow and its ACKs
 # Outputs: perf/ns3/work/sim/VARIANT.json and VARIANT/ (flow records); runs under nice, one at a time.
 set -euo pipefail
 
@@ -35,14 +38,18 @@ NS3_CC=(--set cc.alphaInterval=1us --set cc.timer=900us --set cc.byteCounter=0 -
 CC=("${NS3_CC[@]}" --set cc.cnpInterval=4us)
 
 variants=("$@")
-[[ ${#variants[@]} -gt 0 ]] || variants=(today q0 q0-cc ns3)
+[[ ${#variants[@]} -gt 0 ]] || variants=(today q0 q0-cc ns3 ns3-paths)
 for v in "${variants[@]}"; do
   case $v in
     today) sets=() ;;
     q0) sets=("${Q0[@]}") ;;
     q0-cc) sets=("${Q0[@]}" "${CC[@]}") ;;
     ns3) sets=(--set model=ns3-datacenter "${NS3_CC[@]}" --set mmu.mtuBytes=1048) ;;
-    *) echo "unknown variant $v (today, q0, q0-cc, ns3)" >&2; exit 2 ;;
+    ns3-paths)
+      python3 "$HERE/ns3_ports.py" "$(dirname "$YAML")/flows.txt" "$RUN/sonic.fct" >"$OUT/flows-ns3-ports.txt"
+      sets=(--set model=ns3-datacenter "${NS3_CC[@]}" --set mmu.mtuBytes=1048
+          --set "traffic.flows.file=$OUT/flows-ns3-ports.txt") ;;
+    *) echo "unknown variant $v (today, q0, q0-cc, ns3, ns3-paths)" >&2; exit 2 ;;
   esac
   echo "== $v: ./pfcswitch sim -c ${YAML#"$ROOT"/} --scheme sonic,reverie ${sets[*]}" >&2
   (cd "$ROOT" && nice -n 19 ./pfcswitch sim -c "$YAML" --scheme sonic,reverie --jobs 1 --json \

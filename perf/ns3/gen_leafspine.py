@@ -3,7 +3,7 @@
 
 Outputs (in --out):
   topology.txt   ns-3 topology (the Reverie example's format, see below)
-  flow-ns3.txt   ns-3 flow list: first line the count, then "src dst pg dport bytes start_s"
+  flow-ns3.txt   ns-3 flow list: first line the count, then "src dst pg dport bytes start_s" (dport 4791)
   flows.txt      pfcswitch flow list (`traffic: {x: {kind: flows, file: ...}}`): "src dst bytes start"
                  with host indices and start in seconds
   flows.tsv      one row per flow with its kind (bg / incast) and start in integer ns: what
@@ -121,9 +121,12 @@ def main():
             for s in range(a.spines):
                 f.write(f"{hosts + l} {hosts + a.leaves + s} {rate} {a.delay} 0\n")
     with open(os.path.join(a.out, "flow-ns3.txt"), "w") as f:
+        # Destination port 4791 (RoCEv2's, which our frames carry) for every flow: ns-3's switches
+        # hash it with the source port to pick an uplink, and ns-3 keys no QP by it, so with the same
+        # port on both sides and ns-3's source ports (ns3_ports.py) `sim` can replay ns-3's paths.
         f.write(f"{len(flows)}\n")
-        for i, (ns, src, dst, size, _) in enumerate(flows):
-            f.write(f"{src} {dst} {a.pg} {100 + i % 60000} {size} {ns / 1e9:.9f}\n")
+        for ns, src, dst, size, _ in flows:
+            f.write(f"{src} {dst} {a.pg} 4791 {size} {ns / 1e9:.9f}\n")
     with open(os.path.join(a.out, "flows.txt"), "w") as f:
         # No header line: the loader's format is exactly these four columns.
         for ns, src, dst, size, _ in flows:

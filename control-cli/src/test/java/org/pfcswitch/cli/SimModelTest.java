@@ -37,7 +37,7 @@ class SimModelTest {
         Cli table = sim("--set", "model=ns3-datacenter", "--set", "pfc.mode=quanta");
         assertEquals(0, table.exitCode(), table.err());
         assertTrue(table.out().contains("model: ns3-datacenter (pfc.mode quanta, ecn.at afterDequeue, scheduler roundRobin,"
-                + " ecmp fiveTuple seed perSwitch, pfc.headroomQueues losslessAndQueue0, cc.cnp onAck,"
+                + " ecmp fiveTuple seed perSwitch, topology.addresses ns3, pfc.headroomQueues losslessAndQueue0, cc.cnp onAck,"
                 + " cc.rateDecreaseInterval 4000ns, cc.ackEvery packet, cc.controlPriority 3, report.fctEnd lastAck,"
                 + " schemeDefaults artifact, frameCost ns3Packet)"), table.out());
         Cli json = sim("--json", "--set", "model=ns3-datacenter");

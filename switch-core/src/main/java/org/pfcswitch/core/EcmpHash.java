@@ -20,6 +20,12 @@ public enum EcmpHash {
      * 32-bit MurmurHash3 of (source IP, destination IP, source port | destination port &lt;&lt; 16),
      * three 32-bit words, seeded per switch: the function the ns-3 datacenter simulators' switch
      * node uses (its seed is the node id). Frames without IPv4 fall back to the flow hash.
+     *
+     * <p>An ACK or NAK (a RoCE frame with an AETH) hashes its ports the other way round. ns-3's
+     * ACK carries its data packet's ports swapped (source port = the data's destination port); ours
+     * carries the data's source port and, as RoCEv2 requires, destination port 4791. Swapping them
+     * here gives the word ns-3's ACK gives, so the ACKs of a flow whose ports match ns-3's take
+     * ns-3's way back as well.
      */
     FIVE_TUPLE("fiveTuple") {
         @Override
@@ -27,7 +33,9 @@ public enum EcmpHash {
             if (!f.hasIpv4()) {
                 return f.flowHash();
             }
-            int ports = f.udpSrcPort() < 0 ? 0 : f.udpSrcPort() | f.udpDstPort() << 16;
+            int ports = f.udpSrcPort() < 0 ? 0
+                    : f.hasAeth() ? f.udpDstPort() | f.udpSrcPort() << 16
+                    : f.udpSrcPort() | f.udpDstPort() << 16;
             return murmur3(f.srcIp(), f.dstIp(), ports, seed) & 0xFFFF_FFFFL;
         }
     };

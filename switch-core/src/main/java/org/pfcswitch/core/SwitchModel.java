@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param ecnAt          when RED/ECN looks at the egress queue ({@link EcnPoint})
  * @param ecmpHash       the hash ECMP groups pick their member by ({@link EcmpHash})
  * @param ecmpSeed       its seed (the flow hash has none)
- * @param seedPerSwitch  true: {@link #forSwitch} makes the seed the switch's index in its fabric
+ * @param seedPerSwitch  true: {@link #forSwitch} makes the seed the switch's node id in its fabric (the
+ *                       testbed numbers nodes as ns-3 does: the hosts first, then the switches)
  * @param scheduling     how egress ports share the line among their queues ({@link Scheduling})
  * @param frameCost      what a frame costs in the buffer and on the line ({@link FrameCost}); the testbed
  *                       gives its hosts and links the same
@@ -46,9 +47,9 @@ public record SwitchModel(PfcPauseMode pfc, EcnPoint ecnAt, EcmpHash ecmpHash, i
         this(pfc, ecnAt, EcmpHash.FLOW, 0, false);
     }
 
-    /** The model of switch number {@code index} of a fabric: the same choices, the seed its index if {@link #seedPerSwitch}. */
-    public SwitchModel forSwitch(int index) {
-        return seedPerSwitch ? new SwitchModel(pfc, ecnAt, ecmpHash, index, true, scheduling, frameCost) : this;
+    /** The model of the switch that is node {@code nodeId} of a fabric: the same choices, the seed its node id if {@link #seedPerSwitch}. */
+    public SwitchModel forSwitch(int nodeId) {
+        return seedPerSwitch ? new SwitchModel(pfc, ecnAt, ecmpHash, nodeId, true, scheduling, frameCost) : this;
     }
 
     public SwitchModel withPfc(PfcPauseMode mode) {

@@ -35,6 +35,8 @@ final class Flow {
     final int payloadMtu;
     /** The reaction point, or null without congestion control (line rate). */
     final Dcqcn cc;
+    /** The UDP source port of its frames, ACKs and CNPs. */
+    final int udpSrcPort;
     private final RoceFrameBuilder frame;
     /** Pacing: the rate limiter lets the next packet start no earlier than this. */
     long nextSendAt;
@@ -56,8 +58,10 @@ final class Flow {
     private MemorySegment middleFrame;      // a full-size Middle packet, built on first use
     private int middleHeaderBytes;          // its bytes up to the end of the BTH
 
-    Flow(int id, int src, int dst, int priority, long sizeBytes, int payloadMtu, RoceFrameBuilder template, Dcqcn cc) {
+    Flow(int id, int src, int dst, int priority, long sizeBytes, int payloadMtu, RoceFrameBuilder template, Dcqcn cc,
+         int udpSrcPort) {
         this.id = id;
+        this.udpSrcPort = udpSrcPort;
         this.src = src;
         this.dst = dst;
         this.cc = cc;

@@ -45,7 +45,7 @@ public final class FlowListTraffic implements Traffic, Node {
             int i = next++;
             // In virtual time the start is now; a real-time loop may wake late, and a flow cannot start in the past.
             ids.addId(hosts.addFlow(list.src(i), list.dst(i), list.priority(i), list.bytes(i),
-                    Math.max(list.startNanos(i), now)));
+                    Math.max(list.startNanos(i), now), list.udpSrcPort(i)));
         }
         if (next < list.size()) {
             hosts.loop().schedule(list.startNanos(next), nodeId, EventLoop.WAKE, 0, 0);

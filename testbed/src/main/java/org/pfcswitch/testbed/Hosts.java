@@ -11,7 +11,16 @@ public interface Hosts {
      * {@code priority}, starting at {@code startNanos} (the driver's clock; not before now); returns
      * its id, which is also its QP number.
      */
-    int addFlow(int src, int dst, int priority, long bytes, long startNanos);
+    default int addFlow(int src, int dst, int priority, long bytes, long startNanos) {
+        return addFlow(src, dst, priority, bytes, startNanos, FlowList.DEFAULT_PORT);
+    }
+
+    /**
+     * The same, with the UDP source port of the flow's frames (and of its ACKs and CNPs, which
+     * belong to it): {@code udpSrcPort} 1..65535, or {@link FlowList#DEFAULT_PORT} for the port the
+     * hosts pick from the flow's id (49152 + id mod 16384).
+     */
+    int addFlow(int src, int dst, int priority, long bytes, long startNanos, int udpSrcPort);
 
     /** Calls {@code l} on every flow sent and received from now on. */
     void addListener(FlowListener l);

@@ -89,7 +89,7 @@ public final class LiveHosts implements Hosts {
      * testbed's cables and switch are not known here.
      */
     @Override
-    public int addFlow(int src, int dst, int priority, long bytes, long startNanos) {
+    public int addFlow(int src, int dst, int priority, long bytes, long startNanos, int udpSrcPort) {
         if (src < 0 || src >= hosts.length || dst < 0 || dst >= hosts.length || src == dst || bytes <= 0
                 || priority < 0 || priority > 7) {
             throw new IllegalArgumentException("a flow needs two different hosts of 0.." + (hosts.length - 1)
@@ -99,7 +99,7 @@ public final class LiveHosts implements Hosts {
         RoceHost to = hosts[dst];
         Dcqcn cc = dcqcn.enabled() ? new Dcqcn(dcqcn, from.rateBps()) : null;
         int id = records.count();
-        Flow f = Testbed.newFlow(id, from, to, priority, bytes, payloadMtu, cc);
+        Flow f = Testbed.newFlow(id, from, to, priority, bytes, payloadMtu, cc, udpSrcPort);
         records.add(bytes, startNanos, src, dst, Testbed.idealNanos(f, from.rateBps(), to.rateBps(), 0));
         table.add(f);
         listeners.onFlowAdded(id);

@@ -328,7 +328,7 @@ public final class RoceHost implements Node {
     private void queueControl(Flow f, int opcode, int psn, boolean becn, long now) {
         RoceHost to = senderOf(f);
         control.macs(to.mac, mac).ips(ip, to.ip).destQp(f.id).opcode(opcode).psn(psn)
-                .udpSrcPort(49152 + (f.id & 0x3FFF)).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false)
+                .udpSrcPort(f.udpSrcPort).payloadBytes(0).aeth(Roce.AETH_ACK, psn).ackRequest(false)
                 .becn(becn);
         int length = control.frameLength();
         long handle = slab.allocateOrFail(length);

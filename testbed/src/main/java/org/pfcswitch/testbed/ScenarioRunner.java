@@ -347,7 +347,7 @@ public final class ScenarioRunner {
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.model().schemeDefaults().apply(s.mmu()).toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()).shadows(shadows))
                 .switchModel(s.model().switches()).hostModel(s.model().hosts())
-                .headroomQueues(s.model().headroom());
+                .headroomQueues(s.model().headroom()).hostAddresses(s.model().addresses());
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());

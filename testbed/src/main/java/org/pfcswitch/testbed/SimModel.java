@@ -15,20 +15,21 @@ import org.pfcswitch.core.SwitchModel;
  * @param hosts    the NICs' choices
  * @param headroom which queues of every switch have headroom set aside
  * @param schemeDefaults whose defaults the buffer schemes' parameters take: the papers' or the ns-3 artifact's
+ * @param addresses how the hosts' IPv4 addresses are numbered (ours or ns-3's: the ECMP hash reads them)
  */
 public record SimModel(String profile, SwitchModel switches, HostModel hosts, HeadroomQueues headroom,
-                       SchemeDefaults schemeDefaults) {
+                       SchemeDefaults schemeDefaults, HostAddresses addresses) {
 
     public static final String PFCSWITCH = "pfcswitch";
     public static final String NS3_DATACENTER = "ns3-datacenter";
 
     /** pfcswitch's own choices. */
     public static final SimModel DEFAULT = new SimModel(PFCSWITCH, SwitchModel.DEFAULT, HostModel.DEFAULT,
-            HeadroomQueues.LOSSLESS, SchemeDefaults.PAPER);
+            HeadroomQueues.LOSSLESS, SchemeDefaults.PAPER, HostAddresses.PFCSWITCH);
 
     /** With the schemes' own parameter defaults. */
     public SimModel(String profile, SwitchModel switches, HostModel hosts, HeadroomQueues headroom) {
-        this(profile, switches, hosts, headroom, SchemeDefaults.PAPER);
+        this(profile, switches, hosts, headroom, SchemeDefaults.PAPER, HostAddresses.PFCSWITCH);
     }
 
     public SimModel {
@@ -37,6 +38,7 @@ public record SimModel(String profile, SwitchModel switches, HostModel hosts, He
         Objects.requireNonNull(hosts, "hosts");
         Objects.requireNonNull(headroom, "headroom");
         Objects.requireNonNull(schemeDefaults, "schemeDefaults");
+        Objects.requireNonNull(addresses, "addresses");
     }
 
     /** One line naming the profile and every choice, in the scenario file's terms (for reports). */
@@ -45,7 +47,7 @@ public record SimModel(String profile, SwitchModel switches, HostModel hosts, He
         return profile + " (pfc.mode " + s.pfc().yamlName() + ", ecn.at " + s.ecnAt().yamlName() + ", scheduler "
                 + s.scheduling().yamlName() + ", ecmp " + s.ecmpHash().yamlName()
                 + (s.ecmpHash() == org.pfcswitch.core.EcmpHash.FLOW ? "" : " seed " + (s.seedPerSwitch() ? "perSwitch"
-                : String.valueOf(s.ecmpSeed())))
+                : String.valueOf(s.ecmpSeed()))) + ", topology.addresses " + addresses.yamlName()
                 + ", pfc.headroomQueues " + headroom.yamlName() + ", cc.cnp " + hosts.cnp().yamlName()
                 + ", cc.rateDecreaseInterval " + (hosts.rateDecreaseIntervalNanos() == 0 ? "0"
                 : hosts.rateDecreaseIntervalNanos() + "ns") + ", cc.ackEvery " + hosts.ack().yamlName()

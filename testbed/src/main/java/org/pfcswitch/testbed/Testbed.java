@@ -144,7 +144,7 @@ public final class Testbed implements Hosts {
      * flows while the run is under way); returns its id (also its QP number).
      */
     @Override
-    public int addFlow(int src, int dst, int priority, long bytes, long startNanos) {
+    public int addFlow(int src, int dst, int priority, long bytes, long startNanos, int udpSrcPort) {
         if (src == dst || bytes <= 0) {
             throw new IllegalArgumentException("a flow needs two different hosts and > 0 bytes, got " + src + " -> "
                     + dst + ", " + bytes + " B");
@@ -156,7 +156,7 @@ public final class Testbed implements Hosts {
                     + " is a clone port; it only replays host " + Math.max(from.cloneSource(), to.cloneSource()));
         }
         Dcqcn cc = dcqcn.enabled() ? Dcqcn.create(dcqcn, rateDecreaseIntervalNanos, from.rateBps()) : null;
-        Flow f = newFlow(from, to, priority, bytes, cc);
+        Flow f = newFlow(from, to, priority, bytes, cc, udpSrcPort);
         long ideal;
         long propagation;
         if (hostSwitch[src] == hostSwitch[dst]) {
@@ -177,7 +177,7 @@ public final class Testbed implements Hosts {
             f.shadows = new Flow[clones];
             for (int k = 0; k < clones; k++) {
                 RoceHost c = from.clone(k);
-                Flow shadow = newFlow(c, to, priority, bytes, null);
+                Flow shadow = newFlow(c, to, priority, bytes, null, udpSrcPort);
                 shadow.start();
                 f.shadows[k] = shadow;
                 records.add(bytes, startNanos, c.index(), dst, ideal);
@@ -190,18 +190,23 @@ public final class Testbed implements Hosts {
     }
 
     /** A flow with the next id (also its QP number) from {@code from} to {@code to}. */
-    private Flow newFlow(RoceHost from, RoceHost to, int priority, long bytes, Dcqcn cc) {
-        return newFlow(records.count(), from, to, priority, bytes, payloadMtu, cc);
+    private Flow newFlow(RoceHost from, RoceHost to, int priority, long bytes, Dcqcn cc, int udpSrcPort) {
+        return newFlow(records.count(), from, to, priority, bytes, payloadMtu, cc, udpSrcPort);
     }
 
-    /** Flow {@code id} from {@code from} to {@code to}: its frame template (MACs, IPs, DSCP 8 × priority, QP). */
-    static Flow newFlow(int id, RoceHost from, RoceHost to, int priority, long bytes, int payloadMtu, Dcqcn cc) {
+    /**
+     * Flow {@code id} from {@code from} to {@code to}: its frame template (MACs, IPs, DSCP 8 × priority,
+     * QP, UDP source port {@code udpSrcPort} or, for {@link FlowList#DEFAULT_PORT}, 49152 + id mod 16384).
+     */
+    static Flow newFlow(int id, RoceHost from, RoceHost to, int priority, long bytes, int payloadMtu, Dcqcn cc,
+                        int udpSrcPort) {
+        int sport = udpSrcPort != FlowList.DEFAULT_PORT ? udpSrcPort : 49152 + (id & 0x3FFF);
         RoceFrameBuilder template = new RoceFrameBuilder().macs(to.mac(), from.mac()).ips(from.ip(), to.ip())
-                .dscp(priority * 8).udpSrcPort(49152 + (id & 0x3FFF));
+                .dscp(priority * 8).udpSrcPort(sport);
         if (from.bfcNic()) {
             template.bfcUpstreamQueue(RoceHost.nicQueue(id));
         }
-        return new Flow(id, from.index(), to.index(), priority, bytes, payloadMtu, template.destQp(id), cc);
+        return new Flow(id, from.index(), to.index(), priority, bytes, payloadMtu, template.destQp(id), cc, sport);
     }
 
     /**
@@ -350,6 +355,7 @@ public final class Testbed implements Hosts {
         private final long[] delayNanos;
         private MmuConfig.Builder mmu = MmuConfig.builder();
         private Consumer<CoreConfig.Builder> coreSettings = b -> {};
+        private HostAddresses hostAddresses = HostAddresses.PFCSWITCH;
         private long seed = 1;
         private int payloadMtu = 1024;
         private int slabSlots;
@@ -458,6 +464,8 @@ public final class Testbed implements Hosts {
         }
         /** Which queues of every switch have headroom set aside ({@link HeadroomQueues#LOSSLESS} by default). */
         public Builder headroomQueues(HeadroomQueues h) { headroomQueues = java.util.Objects.requireNonNull(h); return this; }
+        /** How the hosts' IPv4 addresses are numbered ({@link HostAddresses#PFCSWITCH} by default). */
+        public Builder hostAddresses(HostAddresses a) { hostAddresses = java.util.Objects.requireNonNull(a); return this; }
 
         public Testbed build() {
             if (payloadMtu < 256 || payloadMtu > 4096) {
@@ -514,13 +522,13 @@ public final class Testbed implements Hosts {
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
             SwitchNode sw = new SwitchNode(loop, hostCount);
-            SwitchCore core = new SwitchCore(coreConfig, switchModel.forSwitch(0), slab, slab, sw, RandomSource.seeded(random.nextLong()));
+            SwitchCore core = new SwitchCore(coreConfig, switchModel.forSwitch(hostCount), slab, slab, sw, RandomSource.seeded(random.nextLong()));
             int switchId = loop.register(sw);
             sw.attach(core, switchId);
             RoceHost[] hosts = new RoceHost[hostCount];
             int[] hostNode = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, macs.get(i), 0x0A00_0001 + i,
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, macs.get(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(mmuConfig));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), switchId, i, rateBps[i], delayNanos[i]));
@@ -611,7 +619,7 @@ public final class Testbed implements Hosts {
             int[] nodeId = new int[configs.length];
             for (int i = 0; i < configs.length; i++) {           // all switches first: wires need their ids
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
-                SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
+                SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
                 nodeId[i] = loop.register(nodes[i]);
                 nodes[i].attach(core, nodeId[i]);
             }
@@ -629,7 +637,7 @@ public final class Testbed implements Hosts {
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = i / perLeaf;
                 hostPort[i] = i % perLeaf;
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), 0x0A00_0001 + i,
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
@@ -697,7 +705,7 @@ public final class Testbed implements Hosts {
             int[] nodeId = new int[n];
             for (int i = 0; i < n; i++) {
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
-                SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
+                SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
                 nodeId[i] = loop.register(nodes[i]);
                 nodes[i].attach(core, nodeId[i]);
             }
@@ -716,7 +724,7 @@ public final class Testbed implements Hosts {
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = i;
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), 0x0A00_0001 + i,
+                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[i].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), nodeId[i], 0, rateBps[i], delayNanos[i]));

@@ -57,6 +57,67 @@ class LeafSpineTest {
         assertEquals(0, tb.core(0).counters().flooded[0], "static forwarding never floods");
     }
 
+    /**
+     * Under ns-3's ECMP (the 5-tuple murmur3 hash, each switch seeded with its node id, ns-3's host
+     * addresses), a flow with a given UDP source port crosses the spine ns-3's switch node would
+     * pick, and its ACKs come back over the spine ns-3 picks for ACKs (ports swapped). The expected
+     * spine is computed here as ns-3's {@code SwitchNode::EcmpHash} does, over the 12 key bytes.
+     */
+    @Test
+    void withNs3sAddressesSeedsAndPortsAFlowTakesNs3sPath() {
+        int spines = 4;
+        int perLeaf = 3;
+        int hosts = 2 * perLeaf;
+        org.pfcswitch.core.SwitchModel ns3Ecmp = org.pfcswitch.core.SwitchModel.DEFAULT
+                .withEcmp(org.pfcswitch.core.EcmpHash.FIVE_TUPLE, 0, true);
+        java.util.Set<Integer> spinesSeen = new java.util.HashSet<>();
+        for (int sport = 10_000; sport < 10_012; sport++) {
+            Testbed tb = Testbed.leafSpine(2, spines, perLeaf).links(GBPS_100, 1_000).fabricLinks(GBPS_100, 1_000)
+                    .mmu(MmuConfig.builder().totalBytes(4L << 20).scheme("dt")).switchModel(ns3Ecmp)
+                    .hostAddresses(HostAddresses.NS3).build();
+            int src = 1;
+            int dst = perLeaf + 2;
+            int f = tb.addFlow(src, dst, 3, 20_000, 0, sport);
+            tb.runUntil(1_000_000);
+            assertTrue(tb.records().completed(f));
+            int ipSrc = HostAddresses.NS3.of(src);
+            int ipDst = HostAddresses.NS3.of(dst);
+            int dataSpine = Integer.remainderUnsigned(ns3EcmpHash(ipSrc, ipDst, sport | 4791 << 16, hosts), spines);
+            int ackSpine = Integer.remainderUnsigned(ns3EcmpHash(ipDst, ipSrc, 4791 | sport << 16, hosts + 1), spines);
+            for (int s = 0; s < spines; s++) {
+                long toLeaf1 = tb.core(2 + s).counters().txFrames(1);
+                long toLeaf0 = tb.core(2 + s).counters().txFrames(0);
+                assertEquals(s == dataSpine, toLeaf1 > 0, "sport " + sport + ": data through spine " + s + ": " + toLeaf1);
+                assertEquals(s == ackSpine, toLeaf0 > 0, "sport " + sport + ": ACKs through spine " + s + ": " + toLeaf0);
+            }
+            spinesSeen.add(dataSpine);
+        }
+        assertTrue(spinesSeen.size() > 2, "the ports spread the flows: " + spinesSeen);
+    }
+
+    /** ns-3's SwitchNode::EcmpHash over {@code u32[3] = {sip, dip, ports}} as little-endian bytes (murmur3, x86, 32 bits). */
+    private static int ns3EcmpHash(int sip, int dip, int ports, int seed) {
+        byte[] key = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(sip).putInt(dip)
+                .putInt(ports).array();
+        int h = seed;
+        for (int i = 0; i < 12; i += 4) {
+            int k = (key[i] & 0xFF) | (key[i + 1] & 0xFF) << 8 | (key[i + 2] & 0xFF) << 16 | (key[i + 3] & 0xFF) << 24;
+            k *= 0xcc9e2d51;
+            k = (k << 15) | (k >>> 17);
+            k *= 0x1b873593;
+            h ^= k;
+            h = (h << 13) | (h >>> 19);
+            h += (h << 2) + 0xe6546b64;
+        }
+        h ^= 12;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
+    }
+
     @Test
     void oneFlowStaysOnOnePath() {
         Testbed tb = fabric("dt", 1).build();

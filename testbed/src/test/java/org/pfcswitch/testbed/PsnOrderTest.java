@@ -15,7 +15,7 @@ class PsnOrderTest {
     private static long[] receive(int... psns) {
         FlowRecords records = new FlowRecords();
         records.add(1 << 20, 0, 0, 1, 1);
-        Flow f = new Flow(0, 0, 1, 3, 1 << 20, 1000, new RoceFrameBuilder(), null);
+        Flow f = new Flow(0, 0, 1, 3, 1 << 20, 1000, new RoceFrameBuilder(), null, 49152);
         for (int psn : psns) {
             int skipped = f.receivedPsn(psn);
             records.onReceived(0, 1000, Math.max(0, skipped), skipped == Flow.LATE, false, 0);
@@ -48,7 +48,7 @@ class PsnOrderTest {
 
     @Test
     void thePsnWrapsAt2To24() {
-        Flow f = new Flow(0, 0, 1, 3, 1 << 20, 1000, new RoceFrameBuilder(), null);
+        Flow f = new Flow(0, 0, 1, 3, 1 << 20, 1000, new RoceFrameBuilder(), null, 49152);
         f.expectedPsn = 0xFF_FFFE;
         assertEquals(0, f.receivedPsn(0xFF_FFFE));
         assertEquals(0, f.receivedPsn(0xFF_FFFF));

@@ -14,8 +14,8 @@ import java.util.Map;
 import org.pfcswitch.testbed.FlowList;
 
 /**
- * Reads a flow list: one flow a line, {@code src dst bytes start [priority]}, separated by spaces,
- * tabs or commas; {@code #} starts a comment; blank lines are skipped.
+ * Reads a flow list: one flow a line, {@code src dst bytes start [priority] [sport=N]}, separated by
+ * spaces, tabs or commas; {@code #} starts a comment; blank lines are skipped.
  * <ul>
  *   <li>{@code src}, {@code dst}: a host name of the scenario ({@code H3}, {@code L1H0}) or a host
  *       index (0 = the first host, in the scenario's host order);</li>
@@ -23,7 +23,10 @@ import org.pfcswitch.testbed.FlowList;
  *   <li>{@code start}: a bare number is <em>seconds</em> (as in ns-3's flow.txt: {@code 0.0015}),
  *       exact to the nanosecond (more digits are rounded); with a unit it is a time like
  *       {@code 1.5ms}, {@code 20us}, {@code 300ns};</li>
- *   <li>{@code priority}: 0..7, optional; without it the traffic's {@code priority}.</li>
+ *   <li>{@code priority}: 0..7, optional; without it the traffic's {@code priority};</li>
+ *   <li>{@code sport=N}: optional, last: the UDP source port (1..65535) of the flow's frames, which
+ *       a 5-tuple ECMP hash reads (e.g. the port ns-3 gave the same flow, to replay its paths);
+ *       without it the testbed picks one from the flow's id.</li>
  * </ul>
  * Every mistake is an {@link IllegalArgumentException} whose message starts {@code FILE:LINE:} and
  * says what was wrong. The lines need not be in time order.
@@ -92,7 +95,7 @@ public final class FlowListReader {
     public static FlowList read(String name, Reader in, HostResolver hosts, int defaultPriority) throws IOException {
         BufferedReader lines = in instanceof BufferedReader b ? b : new BufferedReader(in);
         FlowList.Builder out = new FlowList.Builder();
-        String[] cols = new String[6];
+        String[] cols = new String[7];
         int lineNo = 0;
         boolean firstData = true;
         for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -107,9 +110,14 @@ public final class FlowListReader {
                             + " ns-3 flow.txt; convert it with: pfcswitch flows from-ns3 FILE --out FLOWS");
                 }
                 firstData = false;
+                int sport = FlowList.DEFAULT_PORT;
+                if (n > 4 && cols[n - 1].startsWith(SPORT)) {
+                    sport = udpPort(cols[n - 1].substring(SPORT.length()));
+                    n--;
+                }
                 if (n != 4 && n != 5) {
-                    throw new IllegalArgumentException("expected 4 or 5 columns (src dst bytes start [priority]), got "
-                            + (n > 5 ? "more than 5" : n));
+                    throw new IllegalArgumentException("expected 4 or 5 columns (src dst bytes start [priority]) and"
+                            + " optionally sport=N, got " + (n > 5 ? "more than 5" : n));
                 }
                 int src = hosts.resolve(cols[0]);
                 int dst = hosts.resolve(cols[1]);
@@ -119,7 +127,7 @@ public final class FlowListReader {
                 long bytes = bytes(cols[2]);
                 long start = startNanos(cols[3]);
                 int priority = n == 5 ? priority(cols[4]) : defaultPriority;
-                out.add(src, dst, bytes, start, priority);
+                out.add(src, dst, bytes, start, priority, sport);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(name + ":" + lineNo + ": " + e.getMessage(), e);
             }
@@ -154,6 +162,16 @@ public final class FlowListReader {
             cols[n++] = line.substring(from, i);
         }
         return n;
+    }
+
+    /** The key of the optional last column: the UDP source port of the flow's frames. */
+    public static final String SPORT = "sport=";
+
+    private static int udpPort(String s) {
+        if (!digits(s) || s.length() > 5 || Integer.parseInt(s) < 1 || Integer.parseInt(s) > 65535) {
+            throw new IllegalArgumentException("sport= expects a UDP port 1..65535, got '" + s + "'");
+        }
+        return Integer.parseInt(s);
     }
 
     /** A flow's size column: plain bytes or a size with a unit, > 0. */

@@ -7,7 +7,7 @@ import java.util.List;
 import org.pfcswitch.testbed.FlowList;
 
 /**
- * Writes a flow list in the form {@link FlowListReader} reads: {@code src dst bytes start [priority]}
+ * Writes a flow list in the form {@link FlowListReader} reads: {@code src dst bytes start [priority] [sport=N]}
  * a line, start in seconds with up to nine decimals (exact: reading it back gives the same
  * nanosecond), hosts by index or, given their names, by name.
  */
@@ -32,6 +32,9 @@ public final class FlowListWriter {
             seconds(b, list.startNanos(i));
             if (priorities) {
                 b.append(' ').append(list.priority(i));
+            }
+            if (list.udpSrcPort(i) != FlowList.DEFAULT_PORT) {
+                b.append(' ').append(FlowListReader.SPORT).append(list.udpSrcPort(i));
             }
             b.append('\n');
             out.append(b);

@@ -21,6 +21,7 @@ import org.pfcswitch.testbed.FlowList;
 import org.pfcswitch.testbed.FlowListTraffic;
 import org.pfcswitch.testbed.FctEnd;
 import org.pfcswitch.testbed.HeadroomQueues;
+import org.pfcswitch.testbed.HostAddresses;
 import org.pfcswitch.testbed.HostModel;
 import org.pfcswitch.testbed.SchemeDefaults;
 import org.pfcswitch.testbed.SimModel;
@@ -88,7 +89,9 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  *   fabricSpeed: 100G            # every leaf-spine link (default: hostSpeed, hostDelay)
  *   fabricDelay: 1us
  *   ecmp: {hash: flow, seed: 0} # model option: flow (default: 5-tuple + QP, unseeded) | fiveTuple (murmur3 of
- *                                #   IPs and UDP ports, as ns-3); seed: a number or perSwitch (the switch's index)
+ *                                #   IPs and UDP ports, as ns-3); seed: a number or perSwitch (the switch's node id
+ *                                #   as ns-3 numbers nodes: the hosts first, then leaves, then spines)
+ *   addresses: pfcswitch         # model option: pfcswitch (host i is 10.0.0.1 + i) | ns3 (ns-3's 11.0.i.1)
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
  * traffic:                       # by name; kinds: flow, flows, incast, poisson, replay, pfcStorm
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
@@ -305,7 +308,7 @@ public final class ScenarioLoader {
             throw t.error("kind", "expected leafSpine, ring or single, got '" + kind + "'");
         }
         t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay",
-                "ecmp");
+                "ecmp", "addresses");
         if (root.has("hosts")) {
             throw root.error("hosts", "a leaf-spine topology makes its own hosts (L0H0, L0H1, ...); remove hosts:");
         }
@@ -460,14 +463,17 @@ public final class ScenarioLoader {
         HostModel host;
         HeadroomQueues headroom;
         SchemeDefaults schemeDefaults;
+        HostAddresses addresses;
         switch (profile) {
             case SimModel.PFCSWITCH -> {
+                addresses = HostAddresses.PFCSWITCH;
                 sw = SwitchModel.DEFAULT;
                 host = HostModel.DEFAULT;
                 headroom = HeadroomQueues.LOSSLESS;
                 schemeDefaults = SchemeDefaults.PAPER;
             }
             case SimModel.NS3_DATACENTER -> {
+                addresses = HostAddresses.NS3;
                 sw = new SwitchModel(PfcPauseMode.UNTIL_RESUME, EcnPoint.AFTER_DEQUEUE, EcmpHash.FIVE_TUPLE, 0, true,
                         Scheduling.ROUND_ROBIN, FrameCost.NS3_PACKET);
                 host = new HostModel(PfcPauseMode.UNTIL_RESUME, CnpPolicy.ON_ACK, NS3_RATE_DECREASE_INTERVAL,
@@ -540,6 +546,14 @@ public final class ScenarioLoader {
             }
             sw = sw.withEcmp(hash, seed, perSwitch);
         }
+        if (root.has("topology") && root.child("topology").has("addresses")) {
+            ConfigNode t = root.child("topology");
+            addresses = HostAddresses.byYamlName(t.string("addresses"));
+            if (addresses == null) {
+                throw t.error("addresses", "expected pfcswitch (10.0.0.1 + i) or ns3 (ns-3's 11.0.i.1), got '"
+                        + t.string("addresses") + "'");
+            }
+        }
         if (root.has("cc")) {
             ConfigNode cc = root.child("cc");
             if (cc.has("cnp")) {
@@ -576,7 +590,7 @@ public final class ScenarioLoader {
             }
             host = host.withFctEnd(e);
         }
-        return new SimModel(profile, sw, host, headroom, schemeDefaults);
+        return new SimModel(profile, sw, host, headroom, schemeDefaults, addresses);
     }
 
     /** The queue ns-3's hosts and switches put ACKs in without ACK_HIGH_PRIO (the Reverie configs): the data's, 3. */

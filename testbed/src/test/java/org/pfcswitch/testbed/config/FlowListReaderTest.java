@@ -65,6 +65,24 @@ class FlowListReaderTest {
         assertEquals(2_000_000_002L, FlowListReader.startNanos("2.0000000015"), "half a nanosecond rounds up");
     }
 
+    /** sport=N, last on a line, sets the flow's UDP source port (with or without a priority); it survives a write and a read. */
+    @Test
+    void anOptionalSourcePortRidesWithTheFlowThroughAWriteAndARead() throws IOException {
+        FlowList l = read("H0 H1 10 1us sport=10141\nH1 H0 20 2us 5 sport=65535\nH0 R1 30 3us\n");
+        assertEquals(10141, l.udpSrcPort(0));
+        assertEquals(3, l.priority(0));
+        assertEquals(65535, l.udpSrcPort(1));
+        assertEquals(5, l.priority(1));
+        assertEquals(FlowList.DEFAULT_PORT, l.udpSrcPort(2));
+        java.io.StringWriter out = new java.io.StringWriter();
+        FlowListWriter.write(l, out, null, List.of(), true);
+        assertTrue(out.toString().contains("0 1 10 0.000001 3 sport=10141\n"), out.toString());
+        FlowList back = FlowListReader.read("w", new java.io.StringReader(out.toString()), FlowListReader.byIndex(4), 3);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(l.udpSrcPort(i), back.udpSrcPort(i));
+        }
+    }
+
     @Test
     void equalStartsKeepTheFileOrder() throws IOException {
         FlowList l = read("H0 H1 10 5us\nH2 H1 20 1us\nH1 H0 30 5us\nR1 H0 40 5us\n");
@@ -83,9 +101,13 @@ class FlowListReaderTest {
         assertEquals("f.txt:2: bad start time 'soon': expected seconds (0.0015) or a time with a unit (1.5ms, 20us, 300ns)",
                 error("H0 H1 10 1us\nH0 H1 10 soon"));
         assertEquals("f.txt:1: negative start time: '-1us'", error("H0 H1 10 -1us"));
-        assertEquals("f.txt:1: expected 4 or 5 columns (src dst bytes start [priority]), got 3", error("H0 H1 10"));
-        assertEquals("f.txt:1: expected 4 or 5 columns (src dst bytes start [priority]), got more than 5",
+        assertEquals("f.txt:1: expected 4 or 5 columns (src dst bytes start [priority]) and optionally sport=N, got 3",
+                error("H0 H1 10"));
+        assertEquals("f.txt:1: expected 4 or 5 columns (src dst bytes start [priority]) and optionally sport=N, got more than 5",
                 error("H0 H1 10 1us 3 9"));
+        assertEquals("f.txt:1: sport= expects a UDP port 1..65535, got '0'", error("H0 H1 10 1us sport=0"));
+        assertEquals("f.txt:1: sport= expects a UDP port 1..65535, got '65536'", error("H0 H1 10 1us 3 sport=65536"));
+        assertEquals("f.txt:1: sport= expects a UDP port 1..65535, got 'x'", error("H0 H1 10 1us sport=x"));
         assertEquals("f.txt:1: priority must be 0..7, got '8'", error("H0 H1 10 1us 8"));
         assertEquals("f.txt:1: source and destination are the same host (H1)", error("H1 H1 10 1us"));
         assertTrue(error("3\n0 1 3 100 1000 0.1\n").contains("ns-3 flow.txt"), "an unconverted ns-3 file is recognised");

@@ -69,6 +69,8 @@ class ModelOptionsLoaderTest {
         assertTrue(m.describe().startsWith("ns3-datacenter (pfc.mode untilResume, ecn.at afterDequeue,"), m.describe());
         assertEquals(HeadroomQueues.LOSSLESS_AND_QUEUE0, m.headroom());
         assertEquals(SchemeDefaults.ARTIFACT, m.schemeDefaults());
+        assertEquals(org.pfcswitch.testbed.HostAddresses.NS3, m.addresses());
+        assertTrue(m.describe().contains("ecmp fiveTuple seed perSwitch, topology.addresses ns3,"), m.describe());
         assertTrue(m.describe().endsWith(", schemeDefaults artifact, frameCost ns3Packet)"), m.describe());
     }
 
@@ -140,6 +142,30 @@ class ModelOptionsLoaderTest {
         Files.writeString(f, leafSpine.formatted("{hash: crc}"));
         ConfigException e = assertThrows(ConfigException.class, () -> ScenarioLoader.load(f, List.of()));
         assertTrue(e.getMessage().contains("topology.ecmp.hash") && e.getMessage().contains("fiveTuple"), e.getMessage());
+    }
+
+    /** topology.addresses: ns-3's host addresses under our profile, ours under ns-3's; anything else is named. */
+    @Test
+    void hostAddressesAreAnOptionOfTheirOwn() throws IOException {
+        String leafSpine = BASE.replace("""
+                hosts:
+                  - {name: H, count: 2, speed: 100G, delay: 1us}
+                """, """
+                topology: {kind: leafSpine, leaves: 2, spines: 2, hostsPerLeaf: 1, hostSpeed: 100G, hostDelay: 1us,
+                           addresses: %s}
+                """).replace("to: H1", "to: L1H0").replace("from: H0", "from: L0H0");
+        Path f = dir.resolve("addr.yaml");
+        Files.writeString(f, leafSpine.formatted("ns3"));
+        assertEquals(org.pfcswitch.testbed.HostAddresses.NS3, ScenarioLoader.load(f, List.of()).scenario().model().addresses());
+        assertEquals(org.pfcswitch.testbed.HostAddresses.PFCSWITCH, ScenarioLoader.load(f,
+                List.of("model=ns3-datacenter", "topology.addresses=pfcswitch")).scenario().model().addresses());
+        Files.writeString(f, leafSpine.formatted("ipv6"));
+        ConfigException e = assertThrows(ConfigException.class, () -> ScenarioLoader.load(f, List.of()));
+        assertTrue(e.getMessage().contains("topology.addresses") && e.getMessage().contains("ns3"), e.getMessage());
+        assertEquals(0x0B00_0001, org.pfcswitch.testbed.HostAddresses.NS3.of(0));          // 11.0.0.1
+        assertEquals(0x0B00_2101, org.pfcswitch.testbed.HostAddresses.NS3.of(33));         // 11.0.33.1
+        assertEquals(0x0B01_0001, org.pfcswitch.testbed.HostAddresses.NS3.of(256));        // 11.1.0.1
+        assertEquals(0x0A00_0003, org.pfcswitch.testbed.HostAddresses.PFCSWITCH.of(2));    // 10.0.0.3
     }
 
     @Test
