@@ -29,6 +29,7 @@ SCENARIO=${SCENARIO:-leafspine-ws-incast}   # or leafspine-ws-incast-s2 (a secon
 RUN=${NS3_OUT:-$HERE/work/runs/$SCENARIO}
 YAML=$HERE/scenarios/$SCENARIO/sim.yaml
 OUT=$HERE/work/sim${SCENARIO#leafspine-ws-incast}   # work/sim for the first flow set, work/sim-s2 for the second
+[[ $SCENARIO == leafspine-ws-incast* ]] || OUT=$HERE/work/sim-$SCENARIO           # another scenario: work/sim-NAME
 [[ -f "$RUN/sonic.fct" && -f "$RUN/reverie.fct" ]] || { echo "run perf/ns3/run.sh $SCENARIO first" >&2; exit 2; }
 mkdir -p "$OUT"
 
