@@ -6,7 +6,7 @@ import org.pfcswitch.codec.ParsedFrame;
  * The hash an ECMP group picks its member by ({@link SwitchModel#ecmpHash}). Each constant is its
  * own policy, chosen once per core.
  */
-public enum EcmpHash {
+public enum EcmpHash implements YamlNamed {
 
     /** The codec's flow hash: the IPv4 5-tuple plus the RoCE destination QP, the same on every switch (the default). */
     FLOW("flow") {
@@ -49,18 +49,14 @@ public enum EcmpHash {
     /** The hash of the parsed frame {@code f} under {@code seed}, as an unsigned value. */
     abstract long hash(ParsedFrame f, int seed);
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The hash called {@code name} in scenario files ({@code topology.ecmp.hash}), or null. */
     public static EcmpHash byYamlName(String name) {
-        for (EcmpHash h : values()) {
-            if (h.yamlName.equals(name)) {
-                return h;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(EcmpHash.class, name);
     }
 
     /** MurmurHash3 (x86, 32 bits) of three little-endian 32-bit words. */

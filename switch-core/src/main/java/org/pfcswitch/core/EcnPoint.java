@@ -4,7 +4,7 @@ package org.pfcswitch.core;
  * When the MMU's RED/ECN decision is taken for an ECN-capable frame, and so which egress queue
  * length it sees. Chosen once per switch ({@link SwitchModel}); {@link EcnStage} is its policy.
  */
-public enum EcnPoint {
+public enum EcnPoint implements YamlNamed {
     /** When the frame is admitted, on the queue length that includes it. */
     ENQUEUE("enqueue"),
     /** When the frame starts leaving, on the queue length that still includes it (the default). */
@@ -22,17 +22,13 @@ public enum EcnPoint {
     }
 
     /** The name scenario files use ({@code ecn.at}). */
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The point called {@code name} in scenario files, or null. */
     public static EcnPoint byYamlName(String name) {
-        for (EcnPoint p : values()) {
-            if (p.yamlName.equals(name)) {
-                return p;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(EcnPoint.class, name);
     }
 }

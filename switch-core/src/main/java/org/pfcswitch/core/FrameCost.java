@@ -5,7 +5,7 @@ package org.pfcswitch.core;
  * Each constant is its own policy, picked once for a whole testbed: switches, hosts and links must
  * agree, or a frame's arrival and the line's free time drift apart.
  */
-public enum FrameCost {
+public enum FrameCost implements YamlNamed {
 
     /** Its own bytes in the buffer, plus FCS, preamble and gap on the line ({@link LineRate}; the default). */
     ETHERNET("ethernet") {
@@ -57,17 +57,13 @@ public enum FrameCost {
     /** Nanoseconds a frame of {@code frameBytes} keeps a line of {@code bitsPerSecond} busy, rounded up. */
     public abstract long lineNanos(int frameBytes, long bitsPerSecond);
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The policy called {@code name} in scenario files, or null. */
     public static FrameCost byYamlName(String name) {
-        for (FrameCost c : values()) {
-            if (c.yamlName.equals(name)) {
-                return c;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(FrameCost.class, name);
     }
 }

@@ -7,7 +7,7 @@ import org.pfcswitch.codec.MacControl;
  * model choice of priority flow control where simulators differ. Chosen once per switch or host
  * (each constant is its own policy class), never tested per frame.
  */
-public enum PfcPauseMode {
+public enum PfcPauseMode implements YamlNamed {
 
     /**
      * IEEE 802.1Qbb as NICs and switch ASICs run it (the default): a pause lasts
@@ -56,17 +56,13 @@ public enum PfcPauseMode {
     public abstract boolean refreshes();
 
     /** The name scenario files use ({@code pfc.mode}). */
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The mode called {@code name} in scenario files, or null. */
     public static PfcPauseMode byYamlName(String name) {
-        for (PfcPauseMode m : values()) {
-            if (m.yamlName.equals(name)) {
-                return m;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(PfcPauseMode.class, name);
     }
 }

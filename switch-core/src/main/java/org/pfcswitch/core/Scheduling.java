@@ -6,7 +6,7 @@ import java.util.Arrays;
  * How a simulated switch's egress ports share the line among their priority queues
  * ({@link SwitchModel#scheduling}). Each constant is its own policy, chosen once per core.
  */
-public enum Scheduling {
+public enum Scheduling implements YamlNamed {
 
     /**
      * Each port's {@link SchedulerPolicy} as configured: strict queues first, DWRR among the rest;
@@ -55,17 +55,13 @@ public enum Scheduling {
     /** The policy a simulated switch gives every port when control frames use {@code controlPriority}. */
     public abstract SchedulerPolicy portPolicy(int controlPriority);
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The scheduling called {@code name} in scenario files ({@code scheduler}), or null. */
     public static Scheduling byYamlName(String name) {
-        for (Scheduling s : values()) {
-            if (s.yamlName.equals(name)) {
-                return s;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(Scheduling.class, name);
     }
 }

@@ -1,11 +1,13 @@
 package org.pfcswitch.testbed;
 
+import org.pfcswitch.core.YamlNamed;
+
 /**
  * Which data packets the receiving NIC acknowledges with an RC ACK. Each constant is its own
  * policy, chosen once per host. The sender only acts on the ACK of a flow's last packet (its
  * completion time); other ACKs are reverse traffic that queues and pauses like any control frame.
  */
-public enum AckPolicy {
+public enum AckPolicy implements YamlNamed {
 
     /** The packets that ask for one: the last of each message (the default). */
     MESSAGE("message") {
@@ -32,17 +34,13 @@ public enum AckPolicy {
     /** Whether a data packet (that asks for an ACK or not) is acknowledged. */
     abstract boolean acks(boolean ackRequested);
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The policy called {@code name} in scenario files ({@code cc.ackEvery}), or null. */
     public static AckPolicy byYamlName(String name) {
-        for (AckPolicy p : values()) {
-            if (p.yamlName.equals(name)) {
-                return p;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(AckPolicy.class, name);
     }
 }

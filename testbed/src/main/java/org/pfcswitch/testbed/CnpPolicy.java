@@ -1,10 +1,12 @@
 package org.pfcswitch.testbed;
 
+import org.pfcswitch.core.YamlNamed;
+
 /**
  * When the DCQCN notification point (the receiving NIC) answers a CE-marked data packet with a
  * CNP. Each constant is its own policy, chosen once per host.
  */
-public enum CnpPolicy {
+public enum CnpPolicy implements YamlNamed {
 
     /** At most one CNP per QP per {@link DcqcnConfig#cnpIntervalNanos()} (NICs, and the default). */
     PER_INTERVAL("perInterval") {
@@ -64,17 +66,13 @@ public enum CnpPolicy {
         return false;
     }
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The policy called {@code name} in scenario files ({@code cc.cnp}), or null. */
     public static CnpPolicy byYamlName(String name) {
-        for (CnpPolicy p : values()) {
-            if (p.yamlName.equals(name)) {
-                return p;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(CnpPolicy.class, name);
     }
 }

@@ -1,12 +1,14 @@
 package org.pfcswitch.testbed;
 
+import org.pfcswitch.core.YamlNamed;
+
 /**
  * Where a flow's completion time ends (a measurement choice, not a behaviour): when its last byte
  * reaches the receiver (pfcswitch's default), or when the ACK of its last packet reaches the sender
  * (ns-3's datacenter examples record the FCT in the sender's QP-finish callback, so their FCT adds the
  * ACK's way back, queueing included).
  */
-public enum FctEnd {
+public enum FctEnd implements YamlNamed {
     LAST_BYTE("lastByte"),
     LAST_ACK("lastAck");
 
@@ -16,17 +18,13 @@ public enum FctEnd {
         this.yamlName = yamlName;
     }
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The choice a scenario file names, or null. */
     public static FctEnd byYamlName(String name) {
-        for (FctEnd e : values()) {
-            if (e.yamlName.equals(name)) {
-                return e;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(FctEnd.class, name);
     }
 }

@@ -1,12 +1,13 @@
 package org.pfcswitch.testbed;
 
+import org.pfcswitch.core.YamlNamed;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**
  * Which queues of a simulated switch have PFC headroom set aside ({@code pfc.headroomQueues}). Each
  * constant is its own policy, applied once to each switch's buffer configuration.
  */
-public enum HeadroomQueues {
+public enum HeadroomQueues implements YamlNamed {
 
     /** Only the lossless priorities, as the MMU's scheme lays the buffer out (the default). */
     LOSSLESS("lossless") {
@@ -46,17 +47,13 @@ public enum HeadroomQueues {
     /** The buffer configuration a switch runs under this policy. */
     public abstract MmuConfig apply(MmuConfig switchMmu);
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The policy called {@code name} in scenario files, or null. */
     public static HeadroomQueues byYamlName(String name) {
-        for (HeadroomQueues h : values()) {
-            if (h.yamlName.equals(name)) {
-                return h;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(HeadroomQueues.class, name);
     }
 }

@@ -1,11 +1,13 @@
 package org.pfcswitch.testbed;
 
+import org.pfcswitch.core.YamlNamed;
+
 /**
  * How a testbed numbers its hosts' IPv4 addresses. The address is in every frame's 5-tuple, so it
  * decides which uplink a hashed ECMP group picks: to send a flow down the path ns-3 sends it, a
  * host needs ns-3's address as well as its ports and the switch's seed.
  */
-public enum HostAddresses {
+public enum HostAddresses implements YamlNamed {
 
     /** Host i is 10.0.0.(1 + i), counting on into the third byte past 255 (pfcswitch's default). */
     PFCSWITCH("pfcswitch") {
@@ -32,17 +34,13 @@ public enum HostAddresses {
     /** The IPv4 address of host {@code host}, as an int in network byte order read big-endian (10.0.0.1 = 0x0A000001). */
     public abstract int of(int host);
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The scheme called {@code name} in scenario files ({@code topology.addresses}), or null. */
     public static HostAddresses byYamlName(String name) {
-        for (HostAddresses a : values()) {
-            if (a.yamlName.equals(name)) {
-                return a;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(HostAddresses.class, name);
     }
 }

@@ -2,6 +2,7 @@ package org.pfcswitch.testbed;
 
 import java.util.Map;
 
+import org.pfcswitch.core.YamlNamed;
 import org.pfcswitch.mmu.MmuConfig;
 
 /**
@@ -10,7 +11,7 @@ import org.pfcswitch.mmu.MmuConfig;
  * code where it differs from its paper. Each constant is its own policy, applied once to each switch's
  * buffer configuration; a parameter the scenario gives under {@code mmu.schemes} always wins.
  */
-public enum SchemeDefaults {
+public enum SchemeDefaults implements YamlNamed {
 
     /** Every scheme with its own defaults (the default). */
     PAPER("paper", Map.of()),
@@ -53,17 +54,13 @@ public enum SchemeDefaults {
         return parameters.getOrDefault(scheme, Map.of());
     }
 
+    @Override
     public String yamlName() {
         return yamlName;
     }
 
     /** The policy called {@code name} in scenario files, or null. */
     public static SchemeDefaults byYamlName(String name) {
-        for (SchemeDefaults d : values()) {
-            if (d.yamlName.equals(name)) {
-                return d;
-            }
-        }
-        return null;
+        return YamlNamed.byYamlName(SchemeDefaults.class, name);
     }
 }
