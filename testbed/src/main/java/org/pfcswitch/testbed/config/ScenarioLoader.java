@@ -71,8 +71,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * scheduler: strict              # strict (default: strict priority on every port) | roundRobin (the ACK/CNP
  *                                #   priority strict, every other queue one frame per turn, as ns-3)
  * frameCost: ethernet            # ethernet (default: a frame's bytes in the buffer, + 24 B of FCS, preamble and
- *                                #   gap on the line) | ns3Packet (what ns-3 charges the same packet: 22 B less,
- *                                #   at least 48 B, in the buffer and on the line, no gap)
+ *                                #   gap on the line) | ns3Packet (what ns-3 charges the same packet: 10 B less,
+ *                                #   at least 60 B, in the buffer and on the line, no gap)
  * schemeDefaults: paper          # paper (default: each scheme's own defaults) | artifact (the ns-3 artifact's
  *                                #   code: Reverie's filter moves on departures, no pool guard in sonic and
  *                                #   reverie); parameters given under mmu.schemes win
