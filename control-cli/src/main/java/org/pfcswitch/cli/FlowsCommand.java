@@ -121,13 +121,20 @@ final class FlowsCommand implements Callable<Integer> {
             header = "A flow list to an ns-3 flow file.",
             description = {"Converts a flow list to an ns-3 flow file (the flow count, then",
                 "'src dst pg dport size start_seconds' a line): host indices become node",
-                "ids, the priority the pg, dports count up from --dport. Host names need",
-                "the scenario that defines them (-c)."},
+                "ids, the priority the pg, dports count up from --dport (by --dport-step).",
+                "Host names need the scenario that defines them (-c).",
+                "",
+                "ns-3 keys no queue pair by the destination port, but its switches hash it",
+                "to pick an ECMP uplink: '--dport 4791 --dport-step 0' gives every flow",
+                "RoCEv2's port, as sim's frames carry, so that with ns-3's source ports",
+                "(sport=N in the list) sim can replay ns-3's paths (README, 'On ns-3's",
+                "paths')."},
             footer = {"", "Examples:",
                 "  pfcswitch flows to-ns3 flows.txt --out flow.txt     (hosts by index)",
                 "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt",
                 "  pfcswitch flows to-ns3 mix.txt -c leafspine-flows.yaml --out flow.txt \\",
-                "      --topology topology.txt          (the same fabric for ns-3)"})
+                "      --topology topology.txt          (the same fabric for ns-3)",
+                "  pfcswitch flows to-ns3 flows.txt --dport 4791 --dport-step 0 --out flow.txt"})
     static final class ToNs3 implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -149,6 +156,10 @@ final class FlowsCommand implements Callable<Integer> {
                 description = "Destination port of the first flow; each next flow +1 (default: ${DEFAULT-VALUE}).")
         int dport;
 
+        @Option(names = "--dport-step", paramLabel = "N", defaultValue = "1",
+                description = "What each next flow adds to the destination port, wrapping below 65536; 0: every flow --dport (default: ${DEFAULT-VALUE}).")
+        int dportStep;
+
         @Option(names = "--topology", paramLabel = "FILE",
                 description = "Also write -c SCENARIO's leaf-spine as an ns-3 topology file (hosts first, then leaves, spines).")
         Path topology;
@@ -162,6 +173,9 @@ final class FlowsCommand implements Callable<Integer> {
             if (dport < 1 || dport > 65535) {
                 throw new ParameterException(spec.commandLine(), "--dport must be 1..65535, got " + dport);
             }
+            if (dportStep < 0) {
+                throw new ParameterException(spec.commandLine(), "--dport-step must be >= 0, got " + dportStep);
+            }
             Ns3Topology.Format format = switch (topologyFormat) {
                 case "reverie" -> Ns3Topology.Format.REVERIE;
                 case "hpcc" -> Ns3Topology.Format.HPCC;
@@ -174,7 +188,7 @@ final class FlowsCommand implements Callable<Integer> {
             FlowList list = readList(spec, in, config, priority);
             io(spec, () -> {
                 try (Writer w = Files.newBufferedWriter(out)) {
-                    Ns3FlowFile.write(list, w, dport);
+                    Ns3FlowFile.write(list, w, dport, dportStep);
                 }
                 if (topology != null) {
                     try (Writer w = Files.newBufferedWriter(topology)) {

@@ -75,6 +75,13 @@ class FlowsCommandTest {
         Cli c = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--priority", "2", "--out", out.toString());
         assertEquals(0, c.exitCode(), c.err());
         assertEquals("2\n0 7 3 10000 1000 0.000001\n2 1 2 10001 65536 0.0005\n", Files.readString(out));
+        Cli same = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--dport", "4791", "--dport-step", "0",
+                "--out", out.toString());
+        assertEquals(0, same.exitCode(), same.err());
+        assertEquals("2\n0 7 3 4791 1000 0.000001\n2 1 3 4791 65536 0.0005\n", Files.readString(out), "every flow RoCEv2's port");
+        Cli bad = Cli.run("flows", "to-ns3", list.toString(), "-c", scenario, "--dport-step", "-1", "--out", out.toString());
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("--dport-step must be >= 0, got -1"), bad.err());
         Cli noNames = Cli.run("flows", "to-ns3", list.toString(), "--out", out.toString());
         assertEquals(1, noNames.exitCode());
         assertTrue(noNames.err().contains(list + ":1: expected a host index, got 'L0H0' (host names need the scenario"),

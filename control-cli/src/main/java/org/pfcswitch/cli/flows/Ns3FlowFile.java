@@ -106,17 +106,18 @@ public final class Ns3FlowFile {
 
     /**
      * Writes {@code list} as an ns-3 flow file: the count, then {@code src dst pg dport size start}
-     * with the priority as pg, destination ports {@code dportBase}, +1, ... (ns-3 wants one per
-     * flow; they wrap below 65536), and the start in seconds, exact to the nanosecond.
+     * with the priority as pg, destination ports {@code dportBase}, + {@code dportStep}, ... (wrapping
+     * below 65536; step 0: all the same, which ns-3 accepts, as it keys no queue pair by the port),
+     * and the start in seconds, exact to the nanosecond.
      */
-    public static void write(FlowList list, Writer out, int dportBase) throws IOException {
+    public static void write(FlowList list, Writer out, int dportBase, int dportStep) throws IOException {
         out.write(list.size() + "\n");
         StringBuilder b = new StringBuilder(64);
-        int span = 65536 - dportBase;
+        long span = 65536 - dportBase;
         for (int i = 0; i < list.size(); i++) {
             b.setLength(0);
             b.append(list.src(i)).append(' ').append(list.dst(i)).append(' ').append(list.priority(i)).append(' ')
-                    .append(dportBase + i % span).append(' ').append(list.bytes(i)).append(' ');
+                    .append(dportBase + (long) i * dportStep % span).append(' ').append(list.bytes(i)).append(' ');
             FlowListWriter.seconds(b, list.startNanos(i)).append('\n');
             out.append(b);
         }
