@@ -52,13 +52,7 @@ public sealed interface Device {
 
         /** The value of option {@code key} (e.g. {@code iface}), or null. */
         public String option(String key) {
-            for (String kv : args.split(",")) {
-                int eq = kv.indexOf('=');
-                if (eq > 0 && kv.substring(0, eq).trim().equals(key)) {
-                    return kv.substring(eq + 1).trim();
-                }
-            }
-            return null;
+            return org.pfcswitch.dpdk.EthPort.deviceOption(args, key);
         }
 
         @Override

@@ -190,6 +190,25 @@ public final class DpdkPorts implements AutoCloseable {
                 index, p.config().name(), p.config().device(), p.ethPort().id(), p.ethPort().name(),
                 MacAddress.format(p.mac()), p.config().mac() >= 0 ? " (configured; device " + MacAddress.format(p.deviceMac()) + ")" : "",
                 l.up() ? "up" : "down", l.up() ? " " + l.speedMbps() + " Mbit/s" + (l.fullDuplex() ? " full duplex" : "") : "",
-                Rates.format(p.config().speedBps()), p.macControlRx());
+                Rates.format(p.config().speedBps()), p.macControlRx()) + rxRing(p.config());
+    }
+
+    /** DPDK's af_packet PMD gives a port a ring of this many frames unless {@code framecnt=} says otherwise. */
+    static final int AF_PACKET_DEFAULT_FRAMES = 512;
+
+    /**
+     * The port's receive ring and how long a worker stall it rides out at the port's speed in full
+     * frames: a stall longer than that at line rate loses frames before the switch sees them (rx
+     * missed), lossless ones too. An af_packet device's ring is its {@code framecnt}.
+     */
+    static String rxRing(SwitchConfig.Port port) {
+        boolean afPacket = port.device() instanceof Device.Vdev v && v.driver().equals("net_af_packet");
+        String framecnt = afPacket ? ((Device.Vdev) port.device()).option("framecnt") : null;
+        long frames = !afPacket ? port.rxDescriptors() : framecnt != null && framecnt.matches("[0-9]+")
+                ? Long.parseLong(framecnt) : AF_PACKET_DEFAULT_FRAMES;
+        String what = !afPacket ? "descriptors" : framecnt != null ? "af_packet framecnt" : "af_packet default; framecnt= sets it";
+        String ring = ", rx ring " + frames + " frames (" + what + ")";
+        return port.speedBps() <= 0 ? ring : ring + String.format(java.util.Locale.ROOT, ": %.1f ms of 1500 B frames at %s",
+                frames * 1500 * 8 * 1e3 / port.speedBps(), Rates.format(port.speedBps()));
     }
 }

@@ -98,7 +98,7 @@ public final class EthPort {
      */
     public static EthPort createVdev(Arena arena, String name, String args) {
         Eal.requireRunning();
-        String afPacketIface = name.startsWith("net_af_packet") ? deviceArg(args, "iface") : null;
+        String afPacketIface = name.startsWith("net_af_packet") ? deviceOption(args, "iface") : null;
         java.util.Set<Integer> socketsBefore = afPacketIface != null ? AfPacketRingDrops.openSockets() : null;
         try (Arena call = Arena.ofConfined()) {
             DpdkException.check(Shim.vdevCreate(call.allocateFrom(name), call.allocateFrom(args)), "rte_vdev_init", name);
@@ -111,8 +111,8 @@ public final class EthPort {
         return port;
     }
 
-    /** The value of {@code key} in a device's {@code k=v,k=v} arguments, or null. */
-    static String deviceArg(String args, String key) {
+    /** The value of option {@code key} in a device's {@code k=v,k=v} arguments (e.g. {@code iface}), or null. */
+    public static String deviceOption(String args, String key) {
         for (String kv : args.split(",")) {
             int eq = kv.indexOf('=');
             if (eq > 0 && kv.substring(0, eq).trim().equals(key)) {
