@@ -54,10 +54,6 @@ public enum EcmpHash implements YamlNamed {
         return yamlName;
     }
 
-    /** The hash called {@code name} in scenario files ({@code topology.ecmp.hash}), or null. */
-    public static EcmpHash byYamlName(String name) {
-        return YamlNamed.byYamlName(EcmpHash.class, name);
-    }
 
     /** MurmurHash3 (x86, 32 bits) of three little-endian 32-bit words. */
     static int murmur3(int w0, int w1, int w2, int seed) {

@@ -26,9 +26,4 @@ public enum EcnPoint implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The point called {@code name} in scenario files, or null. */
-    public static EcnPoint byYamlName(String name) {
-        return YamlNamed.byYamlName(EcnPoint.class, name);
-    }
 }

@@ -63,9 +63,4 @@ public enum FrameCost implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The policy called {@code name} in scenario files, or null. */
-    public static FrameCost byYamlName(String name) {
-        return YamlNamed.byYamlName(FrameCost.class, name);
-    }
 }

@@ -60,9 +60,4 @@ public enum PfcPauseMode implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The mode called {@code name} in scenario files, or null. */
-    public static PfcPauseMode byYamlName(String name) {
-        return YamlNamed.byYamlName(PfcPauseMode.class, name);
-    }
 }

@@ -59,9 +59,4 @@ public enum Scheduling implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The scheduling called {@code name} in scenario files ({@code scheduler}), or null. */
-    public static Scheduling byYamlName(String name) {
-        return YamlNamed.byYamlName(Scheduling.class, name);
-    }
 }

@@ -38,9 +38,4 @@ public enum AckPolicy implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The policy called {@code name} in scenario files ({@code cc.ackEvery}), or null. */
-    public static AckPolicy byYamlName(String name) {
-        return YamlNamed.byYamlName(AckPolicy.class, name);
-    }
 }

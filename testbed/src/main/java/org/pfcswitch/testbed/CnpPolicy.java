@@ -70,9 +70,4 @@ public enum CnpPolicy implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The policy called {@code name} in scenario files ({@code cc.cnp}), or null. */
-    public static CnpPolicy byYamlName(String name) {
-        return YamlNamed.byYamlName(CnpPolicy.class, name);
-    }
 }

@@ -22,9 +22,4 @@ public enum FctEnd implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The choice a scenario file names, or null. */
-    public static FctEnd byYamlName(String name) {
-        return YamlNamed.byYamlName(FctEnd.class, name);
-    }
 }

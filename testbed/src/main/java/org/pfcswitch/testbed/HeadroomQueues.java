@@ -51,9 +51,4 @@ public enum HeadroomQueues implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The policy called {@code name} in scenario files, or null. */
-    public static HeadroomQueues byYamlName(String name) {
-        return YamlNamed.byYamlName(HeadroomQueues.class, name);
-    }
 }

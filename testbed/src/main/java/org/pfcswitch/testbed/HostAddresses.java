@@ -38,9 +38,4 @@ public enum HostAddresses implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The scheme called {@code name} in scenario files ({@code topology.addresses}), or null. */
-    public static HostAddresses byYamlName(String name) {
-        return YamlNamed.byYamlName(HostAddresses.class, name);
-    }
 }

@@ -58,9 +58,4 @@ public enum SchemeDefaults implements YamlNamed {
     public String yamlName() {
         return yamlName;
     }
-
-    /** The policy called {@code name} in scenario files, or null. */
-    public static SchemeDefaults byYamlName(String name) {
-        return YamlNamed.byYamlName(SchemeDefaults.class, name);
-    }
 }

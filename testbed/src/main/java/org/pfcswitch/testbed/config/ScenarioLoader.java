@@ -14,6 +14,7 @@ import org.pfcswitch.core.FrameCost;
 import org.pfcswitch.core.PfcPauseMode;
 import org.pfcswitch.core.Scheduling;
 import org.pfcswitch.core.SwitchModel;
+import org.pfcswitch.core.YamlNamed;
 import org.pfcswitch.testbed.AckPolicy;
 import org.pfcswitch.testbed.CnpPolicy;
 import org.pfcswitch.testbed.DcqcnConfig;
@@ -453,6 +454,18 @@ public final class ScenarioLoader {
     }
 
     /**
+     * Model option {@code key} of {@code node}, by the name scenario files give its constants; any
+     * other name is an error naming the key and listing {@code expected}.
+     */
+    private static <E extends Enum<E> & YamlNamed> E option(ConfigNode node, String key, Class<E> type, String expected) {
+        E e = YamlNamed.byYamlName(type, node.string(key));
+        if (e == null) {
+            throw node.error(key, "expected " + expected + ", got '" + node.string(key) + "'");
+        }
+        return e;
+    }
+
+    /**
      * The model choices: the {@code model:} profile, then each option the scenario gives explicitly
      * ({@code pfc.mode}, {@code ecn.at}, {@code cc.cnp}, {@code cc.rateDecreaseInterval}, {@code cc.ackEvery},
      * {@code schemeDefaults}, ...).
@@ -486,57 +499,32 @@ public final class ScenarioLoader {
         }
         if (root.has("pfc") && root.child("pfc").has("mode")) {
             ConfigNode pfc = root.child("pfc");
-            PfcPauseMode mode = PfcPauseMode.byYamlName(pfc.string("mode"));
-            if (mode == null) {
-                throw pfc.error("mode", "expected quanta or untilResume, got '" + pfc.string("mode") + "'");
-            }
+            PfcPauseMode mode = option(pfc, "mode", PfcPauseMode.class, "quanta or untilResume");
             sw = sw.withPfc(mode);
             host = host.withPfc(mode);
         }
         if (root.has("pfc") && root.child("pfc").has("headroomQueues")) {
             ConfigNode pfc = root.child("pfc");
-            headroom = HeadroomQueues.byYamlName(pfc.string("headroomQueues"));
-            if (headroom == null) {
-                throw pfc.error("headroomQueues", "expected lossless or losslessAndQueue0, got '"
-                        + pfc.string("headroomQueues") + "'");
-            }
+            headroom = option(pfc, "headroomQueues", HeadroomQueues.class, "lossless or losslessAndQueue0");
         }
         if (root.has("frameCost")) {
-            FrameCost c = FrameCost.byYamlName(root.string("frameCost"));
-            if (c == null) {
-                throw root.error("frameCost", "expected ethernet or ns3Packet, got '" + root.string("frameCost") + "'");
-            }
-            sw = sw.withFrameCost(c);
+            sw = sw.withFrameCost(option(root, "frameCost", FrameCost.class, "ethernet or ns3Packet"));
         }
         if (root.has("schemeDefaults")) {
-            schemeDefaults = SchemeDefaults.byYamlName(root.string("schemeDefaults"));
-            if (schemeDefaults == null) {
-                throw root.error("schemeDefaults", "expected paper or artifact, got '" + root.string("schemeDefaults") + "'");
-            }
+            schemeDefaults = option(root, "schemeDefaults", SchemeDefaults.class, "paper or artifact");
         }
         if (root.has("ecn")) {
             ConfigNode ecn = root.child("ecn").allowOnly("at");
-            EcnPoint at = EcnPoint.byYamlName(ecn.string("at"));
-            if (at == null) {
-                throw ecn.error("at", "expected enqueue, dequeue or afterDequeue, got '" + ecn.string("at") + "'");
-            }
-            sw = sw.withEcnAt(at);
+            sw = sw.withEcnAt(option(ecn, "at", EcnPoint.class, "enqueue, dequeue or afterDequeue"));
         }
         if (root.has("scheduler")) {
-            Scheduling s = Scheduling.byYamlName(root.string("scheduler"));
-            if (s == null) {
-                throw root.error("scheduler", "expected strict or roundRobin, got '" + root.string("scheduler") + "'");
-            }
-            sw = sw.withScheduling(s);
+            sw = sw.withScheduling(option(root, "scheduler", Scheduling.class, "strict or roundRobin"));
         }
         if (root.has("topology") && root.child("topology").has("ecmp")) {
             ConfigNode e = root.child("topology").child("ecmp").allowOnly("hash", "seed");
             EcmpHash hash = sw.ecmpHash();
             if (e.has("hash")) {
-                hash = EcmpHash.byYamlName(e.string("hash"));
-                if (hash == null) {
-                    throw e.error("hash", "expected flow or fiveTuple, got '" + e.string("hash") + "'");
-                }
+                hash = option(e, "hash", EcmpHash.class, "flow or fiveTuple");
             }
             int seed = sw.ecmpSeed();
             boolean perSwitch = sw.seedPerSwitch();
@@ -547,21 +535,13 @@ public final class ScenarioLoader {
             sw = sw.withEcmp(hash, seed, perSwitch);
         }
         if (root.has("topology") && root.child("topology").has("addresses")) {
-            ConfigNode t = root.child("topology");
-            addresses = HostAddresses.byYamlName(t.string("addresses"));
-            if (addresses == null) {
-                throw t.error("addresses", "expected pfcswitch (10.0.0.1 + i) or ns3 (ns-3's 11.0.i.1), got '"
-                        + t.string("addresses") + "'");
-            }
+            addresses = option(root.child("topology"), "addresses", HostAddresses.class,
+                    "pfcswitch (10.0.0.1 + i) or ns3 (ns-3's 11.0.i.1)");
         }
         if (root.has("cc")) {
             ConfigNode cc = root.child("cc");
             if (cc.has("cnp")) {
-                CnpPolicy p = CnpPolicy.byYamlName(cc.string("cnp"));
-                if (p == null) {
-                    throw cc.error("cnp", "expected perInterval, perMarkedPacket or onAck, got '" + cc.string("cnp") + "'");
-                }
-                host = host.withCnp(p);
+                host = host.withCnp(option(cc, "cnp", CnpPolicy.class, "perInterval, perMarkedPacket or onAck"));
             }
             if (cc.has("rateDecreaseInterval")) {
                 long ns = cc.nanos("rateDecreaseInterval");
@@ -571,24 +551,15 @@ public final class ScenarioLoader {
                 host = host.withRateDecreaseInterval(ns);
             }
             if (cc.has("ackEvery")) {
-                AckPolicy a = AckPolicy.byYamlName(cc.string("ackEvery"));
-                if (a == null) {
-                    throw cc.error("ackEvery", "expected message or packet, got '" + cc.string("ackEvery") + "'");
-                }
-                host = host.withAck(a);
+                host = host.withAck(option(cc, "ackEvery", AckPolicy.class, "message or packet"));
             }
             if (cc.has("controlPriority")) {
                 host = host.withControlPriority(cc.integer("controlPriority", HostModel.CONTROL_PRIORITY, 0, 7));
             }
         }
         if (root.has("report") && root.child("report").has("fctEnd")) {
-            ConfigNode r = root.child("report");
-            FctEnd e = FctEnd.byYamlName(r.string("fctEnd"));
-            if (e == null) {
-                throw r.error("fctEnd", "expected lastByte (at the receiver) or lastAck (at the sender, as ns-3), got '"
-                        + r.string("fctEnd") + "'");
-            }
-            host = host.withFctEnd(e);
+            host = host.withFctEnd(option(root.child("report"), "fctEnd", FctEnd.class,
+                    "lastByte (at the receiver) or lastAck (at the sender, as ns-3)"));
         }
         return new SimModel(profile, sw, host, headroom, schemeDefaults, addresses);
     }
