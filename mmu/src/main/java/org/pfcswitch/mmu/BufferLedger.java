@@ -16,6 +16,11 @@ package org.pfcswitch.mmu;
  * MMU order the DSH, SONiC and Reverie specs all adopt), so the caller only has to remember where a
  * packet came from, not which segment took it. Counters never go negative: a release that finds
  * fewer bytes than it frees clamps and counts an accounting error instead of throwing.
+ *
+ * <p>When a switch's ports are split among workers, each worker has a ledger of its own that is one
+ * of several {@link LedgerPeers}: it charges and releases what its worker admitted (exact for its own
+ * ingress queues), and its switch-wide and egress views add what the other workers last published.
+ * The {@code own*} readers give this ledger's part alone.
  */
 public final class BufferLedger {
     // Per ingress key, stride 4: private, shared, headroom (one cache line holds two keys).
@@ -40,9 +45,21 @@ public final class BufferLedger {
     private long egressLossless;
     private long egressLossy;
     private long accountingErrors;
+    /** The other workers' ledgers, or null when this one keeps the whole buffer. */
+    private final LedgerPeers peers;
+    private final int worker;
+    /** Bytes charged since this ledger last published to its peers. */
+    private long unpublished;
 
     public BufferLedger(int ports) {
+        this(ports, null, 0);
+    }
+
+    /** Worker {@code worker}'s ledger among {@code peers} (null: the only ledger of the buffer). */
+    public BufferLedger(int ports, LedgerPeers peers, int worker) {
         this.ports = ports;
+        this.peers = peers;
+        this.worker = worker;
         int keys = ports * MmuConfig.PRIORITIES;
         ingress = new long[keys * 4];
         egress = new long[keys];
@@ -89,6 +106,18 @@ public final class BufferLedger {
             egressLossless += bytes;
         } else {
             egressLossy += bytes;
+        }
+        if (peers != null && (unpublished += bytes) >= peers.quantumBytes()) {
+            publish();
+        }
+    }
+
+    /** Lets the other workers see this ledger as it is now (a no-op for the only ledger of a buffer). */
+    public void publish() {
+        if (peers != null) {
+            peers.publish(worker, privateUsed, sharedLossless, sharedLossy, headroomUsed, egressLossless, egressLossy,
+                    egress, port, 8, P_EGRESS);
+            unpublished = 0;
         }
     }
 
@@ -176,26 +205,40 @@ public final class BufferLedger {
         return ingress[i + I_PRIVATE] + ingress[i + I_SHARED] + ingress[i + I_HEADROOM];
     }
 
-    // ---- egress (port, queue) view
-    public long egressBytes(int key) { return egress[key]; }
-    public long egressPortBytes(int p) { return port[(p << 3) + P_EGRESS]; }
+    // ---- egress (port, queue) view: every worker's bytes
+    public long egressBytes(int key) {
+        return peers == null ? egress[key] : egress[key] + peers.othersEgress(worker, key);
+    }
 
-    // ---- per ingress port
+    public long egressPortBytes(int p) {
+        long own = port[(p << 3) + P_EGRESS];
+        return peers == null ? own : own + peers.othersEgressPort(worker, p);
+    }
+
+    // ---- per ingress port (exact: a port's ingress belongs to one worker)
     public long portPrivate(int p) { return port[(p << 3) + P_PRIVATE]; }
     public long portSharedLossless(int p) { return port[(p << 3) + P_SHARED_LOSSLESS]; }
     public long portSharedLossy(int p) { return port[(p << 3) + P_SHARED_LOSSY]; }
     /** Headroom bytes of all queues of the port; under DSH this is the port's insurance occupancy. */
     public long portHeadroom(int p) { return port[(p << 3) + P_HEADROOM]; }
 
-    // ---- switch-wide pools
-    public long privateUsed() { return privateUsed; }
-    public long sharedUsed() { return sharedLossless + sharedLossy; }
-    public long sharedUsedLossless() { return sharedLossless; }
-    public long sharedUsedLossy() { return sharedLossy; }
-    public long headroomUsed() { return headroomUsed; }
-    public long egressUsedLossless() { return egressLossless; }
-    public long egressUsedLossy() { return egressLossy; }
-    public long totalUsed() { return privateUsed + sharedLossless + sharedLossy + headroomUsed; }
+    // ---- switch-wide pools: every worker's bytes
+    public long privateUsed() { return privateUsed + others(LedgerPeers.PRIVATE); }
+    public long sharedUsed() { return sharedUsedLossless() + sharedUsedLossy(); }
+    public long sharedUsedLossless() { return sharedLossless + others(LedgerPeers.SHARED_LOSSLESS); }
+    public long sharedUsedLossy() { return sharedLossy + others(LedgerPeers.SHARED_LOSSY); }
+    public long headroomUsed() { return headroomUsed + others(LedgerPeers.HEADROOM); }
+    public long egressUsedLossless() { return egressLossless + others(LedgerPeers.EGRESS_LOSSLESS); }
+    public long egressUsedLossy() { return egressLossy + others(LedgerPeers.EGRESS_LOSSY); }
+    public long totalUsed() { return privateUsed() + sharedUsed() + headroomUsed(); }
+
+    private long others(int field) {
+        return peers == null ? 0 : peers.others(worker, field);
+    }
+
+    // ---- this ledger's part alone (the same as the views above when it keeps the whole buffer)
+    public long ownEgressBytes(int key) { return egress[key]; }
+    public long ownTotalUsed() { return privateUsed + sharedLossless + sharedLossy + headroomUsed; }
 
     /** Releases that found fewer bytes than they freed (a caller bug); stays 0 in a correct switch. */
     public long accountingErrors() { return accountingErrors; }
@@ -220,7 +263,7 @@ public final class BufferLedger {
                 pe += egress[k];
             }
             if (pp != portPrivate(p) || ps != portSharedLossless(p) + portSharedLossy(p) || ph != portHeadroom(p)
-                    || pe != egressPortBytes(p)) {
+                    || pe != port[(p << 3) + P_EGRESS]) {
                 return "port " + p + " sums disagree with its queues";
             }
             if (portSharedLossless(p) < 0 || portSharedLossy(p) < 0) {
@@ -231,11 +274,11 @@ public final class BufferLedger {
             headroom += ph;
             egressSum += pe;
         }
-        if (priv != privateUsed || shared != sharedUsed() || headroom != headroomUsed) {
+        if (priv != privateUsed || shared != sharedLossless + sharedLossy || headroom != headroomUsed) {
             return "switch totals disagree with the per-queue counters";
         }
-        if (egressSum != totalUsed() || egressLossless + egressLossy != egressSum) {
-            return "egress view (" + egressSum + " B) disagrees with the ingress view (" + totalUsed() + " B)";
+        if (egressSum != ownTotalUsed() || egressLossless + egressLossy != egressSum) {
+            return "egress view (" + egressSum + " B) disagrees with the ingress view (" + ownTotalUsed() + " B)";
         }
         if (sharedLossless < 0 || sharedLossy < 0 || egressLossless < 0 || egressLossy < 0) {
             return "negative class counter";

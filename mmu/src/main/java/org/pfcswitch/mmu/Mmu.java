@@ -30,9 +30,9 @@ public final class Mmu {
     private long released;
     private long adoptedOverLimit;
 
-    private Mmu(MmuConfig config, FlowControlListener listener, RandomSource random) {
+    private Mmu(MmuConfig config, FlowControlListener listener, RandomSource random, LedgerPeers peers, int worker) {
         this.config = config;
-        this.ledger = new BufferLedger(config.portCount());
+        this.ledger = new BufferLedger(config.portCount(), peers, worker);
         this.flowControl = new FlowControl(config.portCount(), listener);
         this.random = random;
         SchemeParameters params = new SchemeParameters(config.scheme(), config.parametersOf(config.scheme()));
@@ -52,11 +52,21 @@ public final class Mmu {
 
     /** Builds the MMU; throws {@link IllegalArgumentException} naming the field for a bad scheme parameter. */
     public static Mmu create(MmuConfig config, FlowControlListener listener) {
-        return new Mmu(config, listener, RandomSource.seeded(0x5eed));
+        return new Mmu(config, listener, RandomSource.seeded(0x5eed), null, 0);
     }
 
     public static Mmu create(MmuConfig config, FlowControlListener listener, RandomSource random) {
-        return new Mmu(config, listener, random);
+        return new Mmu(config, listener, random, null, 0);
+    }
+
+    /**
+     * Worker {@code worker}'s MMU of a buffer whose ports are split among workers: it admits the
+     * frames arriving on that worker's ports into a ledger of its own, one of {@code peers}, and its
+     * scheme sees the switch-wide and egress views of every worker ({@link LedgerPeers}).
+     */
+    public static Mmu create(MmuConfig config, FlowControlListener listener, RandomSource random, LedgerPeers peers,
+                             int worker) {
+        return new Mmu(config, listener, random, peers, worker);
     }
 
     /**

@@ -64,6 +64,11 @@ public record MmuConfig(
         return new Builder();
     }
 
+    /** How the configured scheme pauses its upstream neighbours ({@link Schemes#upstreamPausing}). */
+    public UpstreamPausing upstreamPausing() {
+        return Schemes.upstreamPausing(scheme);
+    }
+
     /** A builder pre-filled with this configuration, e.g. to switch the scheme for {@code --scheme}. */
     public Builder toBuilder() {
         Builder b = new Builder().totalBytes(totalBytes).cellBytes(cellBytes).mtuBytes(mtuBytes)

@@ -13,19 +13,25 @@ import org.pfcswitch.mmu.scheme.Sonic;
 import org.pfcswitch.mmu.scheme.Spfc;
 import org.pfcswitch.mmu.scheme.StaticThreshold;
 
-/** Selects a scheme by its configuration name. Adding a scheme is one line here and one class. */
+/**
+ * Selects a scheme by its configuration name. Adding a scheme is one line here and one class; the
+ * line also declares how the scheme pauses its upstream neighbours ({@link UpstreamPausing}).
+ */
 public final class Schemes {
-    private static final Map<String, Function<SchemeContext, AdmissionScheme>> FACTORIES = new LinkedHashMap<>();
+
+    private record Entry(Function<SchemeContext, AdmissionScheme> factory, UpstreamPausing pausing) {}
+
+    private static final Map<String, Entry> FACTORIES = new LinkedHashMap<>();
 
     static {
-        FACTORIES.put("st", StaticThreshold::new);
-        FACTORIES.put("dt", DynamicThreshold::new);
-        FACTORIES.put("sonic", Sonic::new);
-        FACTORIES.put("dsh", Dsh::new);
-        FACTORIES.put("spfc", Spfc::new);
-        FACTORIES.put("reverie", Reverie::new);
-        FACTORIES.put("capfc", Capfc::new);
-        FACTORIES.put("bfc", Bfc::new);
+        FACTORIES.put("st", new Entry(StaticThreshold::new, UpstreamPausing.PFC));
+        FACTORIES.put("dt", new Entry(DynamicThreshold::new, UpstreamPausing.PFC));
+        FACTORIES.put("sonic", new Entry(Sonic::new, UpstreamPausing.PFC));
+        FACTORIES.put("dsh", new Entry(Dsh::new, UpstreamPausing.PFC));
+        FACTORIES.put("spfc", new Entry(Spfc::new, UpstreamPausing.PFC));
+        FACTORIES.put("reverie", new Entry(Reverie::new, UpstreamPausing.PFC));
+        FACTORIES.put("capfc", new Entry(Capfc::new, UpstreamPausing.PFC));
+        FACTORIES.put("bfc", new Entry(Bfc::new, UpstreamPausing.PER_QUEUE));
     }
 
     /** Every scheme name, in the order the issue lists them. */
@@ -34,12 +40,21 @@ public final class Schemes {
     private Schemes() {}
 
     static AdmissionScheme create(String name, SchemeContext ctx) {
-        Function<SchemeContext, AdmissionScheme> f = FACTORIES.get(name);
-        if (f == null) {
+        return entry(name).factory().apply(ctx);
+    }
+
+    /** How scheme {@code name} pauses its upstream neighbours. */
+    public static UpstreamPausing upstreamPausing(String name) {
+        return entry(name).pausing();
+    }
+
+    private static Entry entry(String name) {
+        Entry e = FACTORIES.get(name);
+        if (e == null) {
             throw new IllegalArgumentException("scheme must be one of " + String.join(", ", NAMES) + ", got '"
                     + name + "'");
         }
-        return f.apply(ctx);
+        return e;
     }
 
     /** Parses the configured scheme's parameters; throws {@link IllegalArgumentException} naming a bad one. */

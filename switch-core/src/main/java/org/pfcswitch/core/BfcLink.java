@@ -6,6 +6,7 @@ import java.util.Arrays;
 import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.scheme.BfcBackpressure;
 
 /**
@@ -59,6 +60,11 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
     private final int[] lastSequenceSeen;     // by port, -1 before the first frame
     private final long[] pausedSince;         // by port * queues + q
     private final long[] pausedCompleted;     // by port * queues + q
+
+    /** The link control of an MMU whose scheme pauses per queue: it runs on the scheme's own backpressure state. */
+    static BfcLink of(Mmu mmu, long bitmapPeriodNanos, SwitchCounters counters, DeadlineHeap timers, int timerBase) {
+        return new BfcLink(((org.pfcswitch.mmu.scheme.Bfc) mmu.scheme()).backpressure(), bitmapPeriodNanos, counters, timers, timerBase);
+    }
 
     BfcLink(BfcBackpressure backpressure, long bitmapPeriodNanos, SwitchCounters counters, DeadlineHeap timers,
             int timerBase) {

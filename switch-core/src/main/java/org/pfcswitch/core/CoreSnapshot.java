@@ -150,7 +150,7 @@ public final class CoreSnapshot {
         losslessViolations = mmu.losslessViolations();
         losslessViolationsObeying = core.losslessViolations(false);
         losslessViolationsIgnoring = core.losslessViolations(true);
-        deadlock.capture(core, now);
+        deadlock.capture(core, core.deadlockWatch(), now);
         active.copyFrom(mmu, c.maxBufferBytes());
         ShadowMmus shadowMmus = core.shadows();
         shadowCount = shadowMmus == null ? 0 : shadowMmus.count();

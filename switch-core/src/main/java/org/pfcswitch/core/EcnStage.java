@@ -1,20 +1,20 @@
 package org.pfcswitch.core;
 
 /**
- * The {@link EcnPoint} policy: the core tells it where a frame is (admitted, leaving before its
- * MMU release, left after it) and it asks the core for the RED/ECN decision at exactly one of those
+ * The {@link EcnPoint} policy: the stages tell it where a frame is (admitted, leaving before its
+ * MMU release, left after it) and it asks the admission stage for the RED/ECN decision at exactly one of those
  * points. One subclass per point, picked when the core is built.
  */
 abstract class EcnStage {
 
     /** The frame just charged to the MMU and queued; its IPv4 header is at {@code ipv4At}. */
-    void admitted(SwitchCore core, int port, int priority, long ipv4At) {}
+    void admitted(AdmissionStage admission, int port, int priority, long ipv4At) {}
 
     /** The frame is leaving, still charged to the MMU. */
-    void leaving(SwitchCore core, int port, int priority, long ipv4At) {}
+    void leaving(AdmissionStage admission, int port, int priority, long ipv4At) {}
 
     /** The frame is leaving and has been released from the MMU. */
-    void released(SwitchCore core, int port, int priority, long ipv4At) {}
+    void released(AdmissionStage admission, int port, int priority, long ipv4At) {}
 
     static EcnStage of(EcnPoint point) {
         return switch (point) {
@@ -26,22 +26,22 @@ abstract class EcnStage {
 
     private static final class AtEnqueue extends EcnStage {
         @Override
-        void admitted(SwitchCore core, int port, int priority, long ipv4At) {
-            core.markEcn(port, priority, ipv4At);
+        void admitted(AdmissionStage admission, int port, int priority, long ipv4At) {
+            admission.markEcn(port, priority, ipv4At);
         }
     }
 
     private static final class AtDequeue extends EcnStage {
         @Override
-        void leaving(SwitchCore core, int port, int priority, long ipv4At) {
-            core.markEcn(port, priority, ipv4At);
+        void leaving(AdmissionStage admission, int port, int priority, long ipv4At) {
+            admission.markEcn(port, priority, ipv4At);
         }
     }
 
     private static final class AfterDequeue extends EcnStage {
         @Override
-        void released(SwitchCore core, int port, int priority, long ipv4At) {
-            core.markEcn(port, priority, ipv4At);
+        void released(AdmissionStage admission, int port, int priority, long ipv4At) {
+            admission.markEcn(port, priority, ipv4At);
         }
     }
 }

@@ -1,12 +1,12 @@
 package org.pfcswitch.core;
 
-import java.util.concurrent.atomic.AtomicLong;
+import org.pfcswitch.core.ring.SpscLongRing;
 
 /**
  * The watchdog's storms and restorations, handed from the thread that owns the core to another
- * (the live switch's main thread logs them): a preallocated single-producer single-consumer ring,
- * release/acquire on its two indexes. The producer never blocks or allocates: when the ring is
- * full the event is counted in {@link #lost()} and dropped (storms are rare; 256 slots).
+ * (the live switch's main thread logs them) through a {@link SpscLongRing} of three-long records.
+ * The producer never blocks or allocates: when the ring is full the event is counted in
+ * {@link #lost()} and dropped (storms are rare; 256 slots).
  */
 public final class PfcWatchdogEvents implements PfcWatchdogListener {
 
@@ -16,12 +16,9 @@ public final class PfcWatchdogEvents implements PfcWatchdogListener {
     }
 
     private static final int SLOTS = 256;
-    private final long[] packed = new long[SLOTS];      // storm bit 32, port bits 8..31, priority bits 0..7
-    private final long[] at = new long[SLOTS];
-    private final long[] duration = new long[SLOTS];
-    private final AtomicLong head = new AtomicLong();   // written by the producer
-    private final AtomicLong tail = new AtomicLong();   // written by the consumer
-    private long lost;
+    /** A record's words: storm bit 32, port bits 8..31, priority bits 0..7; the time; the duration. */
+    private static final int PACKED = 0, AT = 1, DURATION = 2, RECORD_LONGS = 3;
+    private final SpscLongRing ring = new SpscLongRing(SLOTS, RECORD_LONGS);
 
     @Override
     public void onStorm(int port, int priority, long pausedNanos, long now) {
@@ -34,34 +31,33 @@ public final class PfcWatchdogEvents implements PfcWatchdogListener {
     }
 
     private void put(boolean storm, int port, int priority, long nanos, long now) {
-        long h = head.getPlain();
-        if (h - tail.getAcquire() >= SLOTS) {
-            lost++;
+        if (ring.claim(1) == 0) {
+            ring.countDropped();
             return;
         }
-        int i = (int) (h % SLOTS);
-        packed[i] = (storm ? 1L << 32 : 0) | (long) port << 8 | priority;
-        at[i] = now;
-        duration[i] = nanos;
-        head.setRelease(h + 1);
+        int i = ring.writeIndex(0);
+        long[] b = ring.buffer();
+        b[i + PACKED] = (storm ? 1L << 32 : 0) | (long) port << 8 | priority;
+        b[i + AT] = now;
+        b[i + DURATION] = nanos;
+        ring.publish(1);
     }
 
     /** Hands every event published so far to {@code sink}, oldest first (the consumer's side); returns how many. */
     public int drain(Sink sink) {
-        long t = tail.getPlain();
-        long h = head.getAcquire();
-        int n = 0;
-        for (; t < h; t++, n++) {
-            int i = (int) (t % SLOTS);
-            long p = packed[i];
-            sink.event((p >>> 32 & 1) != 0, (int) (p >>> 8 & 0xFFFFFF), (int) (p & 0xFF), duration[i], at[i]);
+        int n = ring.available(SLOTS);
+        long[] b = ring.buffer();
+        for (int k = 0; k < n; k++) {
+            int i = ring.readIndex(k);
+            long p = b[i + PACKED];
+            sink.event((p >>> 32 & 1) != 0, (int) (p >>> 8 & 0xFFFFFF), (int) (p & 0xFF), b[i + DURATION], b[i + AT]);
         }
-        tail.setRelease(t);
+        ring.consume(n);
         return n;
     }
 
-    /** Events dropped because the ring was full (read on the producer's thread, or after it stopped). */
+    /** Events dropped because the ring was full; any thread. */
     public long lost() {
-        return lost;
+        return ring.dropped();
     }
 }

@@ -10,6 +10,7 @@ import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 import org.pfcswitch.mmu.Schemes;
+import org.pfcswitch.mmu.UpstreamPausing;
 import org.pfcswitch.mmu.Verdict;
 
 /**
@@ -90,8 +91,8 @@ public final class ShadowMmus {
                 throw new IllegalArgumentException("shadow scheme must be one of " + String.join(", ", shadowable())
                         + ", got '" + s + "'");
             }
-            if (s.equals("bfc")) {
-                throw new IllegalArgumentException("bfc cannot be a shadow scheme: it needs its own queues and link"
+            if (Schemes.upstreamPausing(s) != UpstreamPausing.PFC) {
+                throw new IllegalArgumentException(s + " cannot be a shadow scheme: it needs its own queues and link"
                         + " control; shadow one of " + String.join(", ", shadowable()));
             }
             if (!seen.add(s)) {
@@ -102,8 +103,12 @@ public final class ShadowMmus {
 
     /** The schemes that can run as shadows. */
     public static List<String> shadowable() {
-        List<String> names = new ArrayList<>(Schemes.NAMES);
-        names.remove("bfc");
+        List<String> names = new ArrayList<>();
+        for (String s : Schemes.NAMES) {
+            if (Schemes.upstreamPausing(s) == UpstreamPausing.PFC) {
+                names.add(s);
+            }
+        }
         return names;
     }
 

@@ -76,7 +76,7 @@ class LoopDeadlockTest {
         assertEquals(1, w.deadlocks(), "still the same deadlock, not a new one");
 
         DeadlockSnapshot s = new DeadlockSnapshot(4);
-        s.capture(rig.core, rig.now());
+        s.capture(rig.core, rig.core.deadlockWatch(), rig.now());
         assertTrue(s.enabled && s.present);
         assertEquals(1, s.reportCount);
         assertEquals(2, s.pfcSenderPort[1]);
@@ -105,7 +105,7 @@ class LoopDeadlockTest {
         assertFalse(w.present());
         assertTrue(w.checks() >= 49, "checked every 100 us: " + w.checks());
         DeadlockSnapshot s = new DeadlockSnapshot(4);
-        s.capture(rig.core, rig.now());
+        s.capture(rig.core, rig.core.deadlockWatch(), rig.now());
         assertEquals(Configs.host(3), s.pfcSenderMac[3]);
         assertEquals(-1, s.pfcSenderPort[3]);
         assertEquals(1, s.edgeCount, "0/3 waits on out 3");
@@ -130,7 +130,7 @@ class LoopDeadlockTest {
         long now = rig.now();
         DeadlockSnapshot s = new DeadlockSnapshot(4);
         assertEquals(0, allocated(() -> w.check(now)), "bytes allocated by 10,000 checks");
-        assertEquals(0, allocated(() -> s.capture(rig.core, now)), "bytes allocated by 10,000 captures");
+        assertEquals(0, allocated(() -> s.capture(rig.core, rig.core.deadlockWatch(), now)), "bytes allocated by 10,000 captures");
         long t0 = System.nanoTime();
         for (int i = 0; i < 100_000; i++) {
             w.check(now);

@@ -14,6 +14,7 @@ import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
+import org.pfcswitch.mmu.UpstreamPausing;
 
 /**
  * A virtual-time testbed: one switch with N emulated RoCEv2 hosts, host i on switch port i over
@@ -553,7 +554,7 @@ public final class Testbed implements Hosts {
 
         /** Hosts have BFC NICs exactly when their switch runs BFC (a BFC port runs no PFC). */
         private static boolean speaksBfc(MmuConfig switchMmu) {
-            return "bfc".equals(switchMmu.scheme());
+            return switchMmu.upstreamPausing() == UpstreamPausing.PER_QUEUE;
         }
 
         private static long hostMac(int host) {

@@ -1,53 +1,53 @@
 package org.pfcswitch.core.deadlock;
 
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+
+import org.pfcswitch.core.ring.SpscLongRing;
 
 /**
  * Deadlock reports handed from the thread that owns the core to another (the live switch's main
- * thread logs them): a preallocated single-producer single-consumer ring of {@link CycleRecord}s,
- * release/acquire on its two indexes. The producer never blocks or allocates: when the ring is
- * full a report is counted in {@link #lost()} and dropped (a deadlock is reported once per
- * occurrence, so the ring fills only if nobody drains it).
+ * thread logs them): preallocated {@link CycleRecord}s, one per slot of a {@link SpscLongRing} that
+ * carries no words of its own, only the order and the release/acquire hand-off of the slots. The
+ * producer never blocks or allocates: when the ring is full a report is counted in {@link #lost()}
+ * and dropped (a deadlock is reported once per occurrence, so the ring fills only if nobody drains
+ * it).
  */
 public final class DeadlockEvents {
 
     private static final int SLOTS = 16;
-    private final CycleRecord[] ring = new CycleRecord[SLOTS];
-    private final AtomicLong head = new AtomicLong();   // written by the producer
-    private final AtomicLong tail = new AtomicLong();   // written by the consumer
-    private long lost;
+    private final CycleRecord[] reports = new CycleRecord[SLOTS];
+    private final SpscLongRing ring = new SpscLongRing(SLOTS, 0);
 
     DeadlockEvents(int capacity) {
         for (int i = 0; i < SLOTS; i++) {
-            ring[i] = new CycleRecord(capacity);
+            reports[i] = new CycleRecord(capacity);
         }
     }
 
     void put(CycleRecord r) {
-        long h = head.getPlain();
-        if (h - tail.getAcquire() >= SLOTS) {
-            lost++;
+        if (ring.claim(1) == 0) {
+            ring.countDropped();
             return;
         }
-        ring[(int) (h % SLOTS)].copyFrom(r);
-        head.setRelease(h + 1);
+        reports[ring.writeSlot(0)].copyFrom(r);
+        ring.publish(1);
     }
 
-    /** Hands every report published so far to {@code sink}, oldest first (the consumer's side); returns how many. */
+    /**
+     * Hands every report published so far to {@code sink}, oldest first (the consumer's side); returns
+     * how many. A report is valid during the call only: its slot is reused after.
+     */
     public int drain(Consumer<CycleRecord> sink) {
-        long t = tail.getPlain();
-        long h = head.getAcquire();
-        int n = 0;
-        for (; t < h; t++, n++) {
-            sink.accept(ring[(int) (t % SLOTS)]);
+        int n = ring.available(SLOTS);
+        for (int k = 0; k < n; k++) {
+            sink.accept(reports[ring.readSlot(k)]);
         }
-        tail.setRelease(t);
+        ring.consume(n);
         return n;
     }
 
-    /** Reports dropped because the ring was full (read on the producer's thread, or after it stopped). */
+    /** Reports dropped because the ring was full; any thread. */
     public long lost() {
-        return lost;
+        return ring.dropped();
     }
 }

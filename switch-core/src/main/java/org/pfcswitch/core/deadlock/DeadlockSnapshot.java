@@ -1,7 +1,5 @@
 package org.pfcswitch.core.deadlock;
 
-import org.pfcswitch.core.SwitchCore;
-
 /**
  * What {@code show deadlock} and {@code /metrics} read of one switch, copied on the thread that owns
  * the core (part of {@link org.pfcswitch.core.CoreSnapshot}): the detection's settings and counts,
@@ -64,9 +62,8 @@ public final class DeadlockSnapshot {
         edgeTarget = new int[edges];
     }
 
-    /** Copies the state of {@code core} at {@code now}. Call on the thread that owns the core. */
-    public void capture(SwitchCore core, long now) {
-        DeadlockWatch w = core.deadlockWatch();
+    /** Copies the state of {@code core} and its watch {@code w} (null: off) at {@code now}. Call on the thread that owns the core. */
+    public void capture(PfcPortState core, DeadlockWatch w, long now) {
         enabled = w != null;
         checkNanos = w == null ? 0 : w.config().checkNanos();
         persistNanos = w == null ? 0 : w.config().persistNanos();

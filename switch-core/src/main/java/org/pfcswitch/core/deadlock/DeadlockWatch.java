@@ -1,7 +1,6 @@
 package org.pfcswitch.core.deadlock;
 
 import org.pfcswitch.core.DeadlockConfig;
-import org.pfcswitch.core.SwitchCore;
 
 /**
  * One switch watching itself for PFC deadlocks: the core calls {@link #check} every
@@ -25,7 +24,7 @@ public final class DeadlockWatch {
     private long checks;
     private long deadlocks;
 
-    public DeadlockWatch(SwitchCore core, DeadlockConfig config) {
+    public DeadlockWatch(PfcPortState core, DeadlockConfig config) {
         this.config = config;
         this.view = new LocalWaitFor(core);
         int nodes = view.nodes();

@@ -1,6 +1,5 @@
 package org.pfcswitch.core.deadlock;
 
-import org.pfcswitch.core.SwitchCore;
 
 /**
  * The wait-for graph one switch can see of itself, from its public PFC state at one instant.
@@ -23,11 +22,11 @@ public final class LocalWaitFor implements WaitForGraph {
 
     public static final int PRIORITIES = 8;
 
-    private final SwitchCore core;
+    private final PfcPortState core;
     private final int ports;
     private long now;
 
-    public LocalWaitFor(SwitchCore core) {
+    public LocalWaitFor(PfcPortState core) {
         this.core = core;
         this.ports = core.ports();
     }
@@ -67,12 +66,12 @@ public final class LocalWaitFor implements WaitForGraph {
     }
 
     /** Whether ingress (p, q) waits on egress (e, q): e is another port, its queue q holds bytes and is paused at {@code now}. */
-    public static boolean egressWaits(SwitchCore core, int p, int q, int e, long now) {
+    public static boolean egressWaits(PfcPortState core, int p, int q, int e, long now) {
         return e != p && core.queuedBytes(e, q) > 0 && core.isPaused(e, q, now);
     }
 
     /** The switch's own port whose MAC is {@code mac}, or -1 (0, no PFC frame seen yet, is no port). */
-    public static int localPort(SwitchCore core, long mac) {
+    public static int localPort(PfcPortState core, long mac) {
         if (mac == 0) {
             return -1;
         }

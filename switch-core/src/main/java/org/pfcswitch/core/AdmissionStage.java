@@ -1,0 +1,210 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.mmu.FlowControlListener;
+import org.pfcswitch.mmu.Mmu;
+import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.mmu.RandomSource;
+import org.pfcswitch.mmu.Verdict;
+
+/**
+ * The admission stage: a routed frame is charged to the shared buffer or dropped. The MMU's scheme
+ * decides; the shadow schemes see the same arrival and only count; a dropped lossless frame is
+ * counted with what its drop says about the cause (before or after the XOFF that should have
+ * stopped it); an admitted frame goes to the {@link EgressStage} queue the link control picks.
+ * Leaving frames come back here to be released ({@link #release}), and the RED/ECN decision is the
+ * MMU's ({@link #markEcn}).
+ *
+ * <p><b>Owns</b>: the active MMU (its ledger, thresholds and XOFF state; replaced only by
+ * {@link #install}), the shadows, the drop and lossless-attribution counters, the
+ * {@link LosslessDropLog} and the buffer watermarks. <b>Reads</b>: the PFC watchdog's stormed queues.
+ */
+final class AdmissionStage {
+
+    private static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final PacketMemory memory;
+    private final MemorySegment bytes;
+    private final FrameAllocator allocator;
+    private final LinkControl link;
+    /** The PFC link the MMU's XOFF/XON go to, or null when the scheme pauses per queue (bfc). */
+    private final PfcLink pfcLink;
+    private final RandomSource random;
+    /** Shadow schemes ({@link CoreConfig#shadows}), or null when there are none: one test per packet. */
+    private final ShadowMmus shadows;
+    private final EcnStage ecnStage;
+    private final FrameCost frameCost;        // what a frame is charged in the MMU
+    private final SwitchCounters counters;
+    private final LosslessDropLog dropLog;
+    /** By ingress port: the sender there does not obey PFC ({@link CoreConfig#senderIgnoresPfc}). */
+    private final boolean[] senderIgnoresPfc;
+    /** Replaced only by {@link #install}, between two driver calls, on the thread that owns the core. */
+    private Mmu mmu;
+    /** The MMU's lossless priorities (follows {@link #install}). */
+    private int losslessMask;
+    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    private PfcWatchdog watchdog;
+    private EgressStage egress;
+
+    AdmissionStage(CoreConfig config, Mmu mmu, PfcLink pfcLink, LinkControl link, EcnStage ecnStage,
+                   FrameCost frameCost, PacketMemory memory, FrameAllocator allocator, RandomSource random,
+                   SwitchCounters counters) {
+        this.mmu = mmu;
+        this.pfcLink = pfcLink;
+        this.link = link;
+        this.ecnStage = ecnStage;
+        this.frameCost = frameCost;
+        this.memory = memory;
+        this.bytes = memory.bytes();
+        this.allocator = allocator;
+        this.random = random;
+        this.counters = counters;
+        this.shadows = config.shadows().isEmpty() ? null : ShadowMmus.create(config.mmu(), config.shadows());
+        this.dropLog = new LosslessDropLog(config.ports() * PRIORITIES);
+        this.losslessMask = config.mmu().losslessPriorityMask();
+        this.senderIgnoresPfc = config.senderIgnoresPfc();
+    }
+
+    /** Wiring, once, before the first frame: where admitted frames go and which queues are stormed. */
+    void connect(EgressStage egress, PfcWatchdog watchdog) {
+        this.egress = egress;
+        this.watchdog = watchdog;
+    }
+
+    /**
+     * MMU admission, then the egress queue the link control picks; a refused frame is dropped and
+     * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
+     */
+    void admit(ParsedFrame frame, int inPort, int priority, int outPort, long handle, int length, short ipv4Offset,
+               long now) {
+        if (watchdog != null && watchdog.drops(outPort, priority)) {
+            counters.pfcwdDrops[outPort * PRIORITIES + priority]++;     // a stormed queue, action drop
+            allocator.free(handle);
+            return;
+        }
+        int queue = link.queueFor(frame, priority, outPort, now);
+        int charged = frameCost.bufferBytes(length);
+        int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now);
+        int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, charged, now, verdict);
+        if (!Verdict.isAdmitted(verdict)) {
+            counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
+            if ((losslessMask >>> priority & 1) != 0) {
+                recordLosslessDrop(frame, inPort, priority, verdict, now);
+            }
+            allocator.free(handle);
+            return;
+        }
+        if (verdict == Verdict.HEADROOM && mmu.ledger().ingressHeadroom(inPort * PRIORITIES + priority) == charged) {
+            // the first frame since this queue's headroom was last empty: what its overflow is judged from
+            dropLog.headroomAdmitted(inPort * PRIORITIES + priority, frame.destQp(), frame.psn(), now);
+        }
+        egress.enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+        if (ipv4Offset >= 0) {
+            ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
+        }
+        int q = outPort * PRIORITIES + priority;
+        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
+        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
+        egress.serve(outPort, now);
+    }
+
+    /** A lossless frame from {@code (inPort, priority)} was dropped: counted, and what the drop says about its cause kept. */
+    private void recordLosslessDrop(ParsedFrame frame, int inPort, int priority, int verdict, long now) {
+        int k = inPort * PRIORITIES + priority;
+        counters.losslessDrops[k]++;
+        long since = counters.xoffSentSince[k];
+        long after = since < 0 ? -1 : now - since;
+        if (!senderIgnoresPfc[inPort]) {
+            if (since < 0) {
+                counters.obeyingDropsBeforeXoffSent++;
+            } else if (counters.obeyingDropMinNanosAfterXoff < 0 || after < counters.obeyingDropMinNanosAfterXoff) {
+                counters.obeyingDropMinNanosAfterXoff = after;
+            }
+        }
+        if (since < 0) {
+            counters.losslessDropsBeforeXoffSent++;
+        } else {
+            counters.losslessDropMaxNanosAfterXoff = Math.max(counters.losslessDropMaxNanosAfterXoff, after);
+        }
+        counters.lastLosslessDropPort = inPort;
+        counters.lastLosslessDropPriority = priority;
+        counters.lastLosslessDropVerdict = verdict;
+        counters.lastLosslessDropAt = now;
+        counters.lastLosslessDropIngressBytes = mmu.ledger().ingressBytes(k);
+        counters.lastLosslessDropHeadroomBytes = mmu.ledger().ingressHeadroom(k);
+        counters.lastLosslessDropNanosAfterXoff = after;
+        if (!senderIgnoresPfc[inPort] && pfcLink != null) {
+            dropLog.dropped(k, frame.destQp(), frame.psn(), now, since, mmu.ledger().ingressHeadroom(k));
+        }
+    }
+
+    /**
+     * A frame of {@code length} bytes left egress {@code (outPort, priority)}: released from the
+     * MMU and from the shadows in {@code shadowsHeld} (the bits {@link ShadowMmus#admit} returned).
+     */
+    void release(int inPort, int priority, int outPort, int length, int shadowsHeld, long now) {
+        int charged = frameCost.bufferBytes(length);
+        mmu.release(inPort, priority, outPort, priority, charged, now);
+        if (shadows != null) {
+            shadows.release(shadowsHeld, inPort, priority, outPort, priority, charged, now);
+        }
+    }
+
+    /** ECN for an ECN-capable frame, when its {@link EcnStage} says: CE when the MMU's RED says so. */
+    void markEcn(int port, int priority, long ipv4At) {
+        if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
+            counters.ecnMarked[port * PRIORITIES + priority]++;
+        }
+    }
+
+    // ------------------------------------------------------------------ a change of MMU
+
+    /**
+     * Builds the MMU of {@code next} and makes it the one that admits from now on; the caller has it
+     * adopt the queued frames, then calls {@link #resumeWhatItNoLongerPauses}. PFC only.
+     *
+     * @return the new MMU
+     * @throws IllegalArgumentException bad parameters; nothing changed then
+     */
+    Mmu install(MmuConfig next) {
+        Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random);   // throws on bad parameters: nothing changed yet
+        pfcLink.attach(fresh.flowControl());
+        mmu = fresh;
+        losslessMask = next.losslessPriorityMask();
+        return fresh;
+    }
+
+    /** XON for every ingress queue {@code old} held paused and the MMU now in force does not. */
+    void resumeWhatItNoLongerPauses(Mmu old, int ports, long now) {
+        FlowControlListener emitter = pfcLink.mmuListener();
+        for (int port = 0; port < ports; port++) {
+            for (int priority = 0; priority < PRIORITIES; priority++) {
+                if (old.flowControl().isAdvertisedXoff(port, priority) && !mmu.flowControl().isAdvertisedXoff(port, priority)) {
+                    emitter.onXon(port, priority, now);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    Mmu mmu() {
+        return mmu;
+    }
+
+    ShadowMmus shadows() {
+        return shadows;
+    }
+
+    LosslessDropLog losslessDropLog() {
+        return dropLog;
+    }
+
+    boolean senderIgnoresPfc(int port) {
+        return senderIgnoresPfc[port];
+    }
+}

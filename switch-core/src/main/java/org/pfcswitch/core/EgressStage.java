@@ -1,0 +1,353 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+import org.pfcswitch.codec.Ethernet;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.mmu.Mmu;
+
+/**
+ * The egress stage: every admitted frame from the moment it joins an egress queue until it is on
+ * the line. Each port has a shaper at its line rate; when the line is free the port sends an owed
+ * control frame first, else the head of the queue its scheduler picks among those the downstream
+ * neighbour has not paused; a frame on the line always finishes. A leaving frame is ECN-marked at
+ * the {@link EcnStage}'s point and released from the buffer ({@link AdmissionStage#release}).
+ *
+ * <p><b>Owns</b>: the per-frame metadata ({@link PacketSlots}), the egress queues, the scheduler's
+ * state, each port's shaper ({@code lineFreeAt}) and its line timer (timer id {@code port}), and the
+ * tx counters. <b>Reads</b>: the link control's pauses and owed frames. Only the worker that owns
+ * the core's egress ports touches it.
+ */
+final class EgressStage {
+
+    private static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+    private final PacketMemory memory;
+    private final MemorySegment bytes;
+    private final FrameAllocator allocator;
+    private final FrameSink sink;
+    private final LinkControl link;
+    private final AdmissionStage admission;
+    private final EcnStage ecnStage;
+    private final FrameCost frameCost;
+    private final SwitchCounters counters;
+    /** Timer {@code port} is the port's line wake-up; the other ids are not this stage's. */
+    private final DeadlineHeap timers;
+    private final PacketSlots slots = new PacketSlots(1024);
+    private final EgressQueues queues;
+    private final EgressScheduler scheduler;
+    private final long[] speedBps;
+    private final long[] portMac;
+    private final long[] lineFreeAt;
+    // lineNanos(): per port, the last frame length sent and its LineRate time (spares a division per frame)
+    private final int[] lastLength;
+    private final long[] lastLineNanos;
+    /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
+    private final boolean shaped;
+
+    /**
+     * @param speedBps each port's line rate
+     * @param portMac  each port's MAC, the source of the control frames it sends
+     */
+    EgressStage(CoreConfig config, long[] speedBps, long[] portMac, EcnStage ecnStage, FrameCost frameCost,
+                PacketMemory memory, FrameAllocator allocator, FrameSink sink, LinkControl link,
+                EgressScheduler scheduler, AdmissionStage admission, SwitchCounters counters, DeadlineHeap timers) {
+        this.ports = config.ports();
+        this.memory = memory;
+        this.bytes = memory.bytes();
+        this.allocator = allocator;
+        this.sink = sink;
+        this.link = link;
+        this.scheduler = scheduler;
+        this.admission = admission;
+        this.ecnStage = ecnStage;
+        this.frameCost = frameCost;
+        this.counters = counters;
+        this.timers = timers;
+        this.queues = new EgressQueues(ports, link.queuesPerPort(), 64);
+        this.speedBps = speedBps;
+        this.portMac = portMac;
+        this.lineFreeAt = new long[ports];
+        this.lastLength = new int[ports];
+        this.lastLineNanos = new long[ports];
+        Arrays.fill(lastLength, -1);
+        this.shaped = config.shaped();
+    }
+
+    // ------------------------------------------------------------------ enqueue
+
+    /**
+     * Queues an admitted frame at {@code (outPort, queue)} with what the stage needs when it leaves.
+     * The caller serves the port afterwards ({@link #serve}).
+     *
+     * @param shadowsHeld the shadow schemes that admitted it ({@link ShadowMmus#admit})
+     */
+    void enqueue(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+                 short ipv4Offset, int shadowsHeld, long now) {
+        int slot = slots.take();
+        slots.handle[slot] = handle;
+        slots.length[slot] = length;
+        slots.inPort[slot] = (short) inPort;
+        slots.priority[slot] = (byte) priority;
+        slots.ipv4Offset[slot] = ipv4Offset;
+        slots.enqueuedAt[slot] = now;
+        slots.shadows[slot] = (byte) shadowsHeld;
+        link.onEnqueued(slots, slot, frame, inPort, outPort, queue, now);
+        queues.push(outPort, queue, slot, length);
+    }
+
+    // ------------------------------------------------------------------ transmit
+
+    /**
+     * Starts the next frame on {@code port} if its line is free, and sets the port's wake-up for
+     * when it can do something next (line free, a pause running out, a control-frame retry), if ever.
+     * Every path ends by setting or cancelling timer {@code port} ({@link SwitchCore#onTimer} relies on it).
+     */
+    void serve(int port, long now) {
+        if (lineFreeAt[port] > now) {
+            timers.set(port, lineFreeAt[port]);
+            return;
+        }
+        long wake = DeadlineHeap.NEVER;
+        if (link.owesFrame(port)) {
+            if (sendControl(port, now)) {
+                if (shaped) {
+                    wakeWhenLineFrees(port);
+                    return;
+                }
+                serve(port, now);                       // unshaped: the line is free again at once
+                return;
+            }
+            if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
+                wake = now + frameCost.lineNanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
+            }
+        }
+        int nonEmpty = queues.nonEmptyMask(port);
+        if (nonEmpty != 0) {
+            int paused = link.pausedMask(port, nonEmpty, now);
+            int eligible = nonEmpty & ~paused;
+            if (eligible != 0) {
+                transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+                if (shaped) {
+                    wakeWhenLineFrees(port);
+                    return;
+                }
+                serveUnshaped(port, now);
+                return;
+            }
+            wake = Math.min(wake, link.earliestResume(port, paused));
+        }
+        if (wake == DeadlineHeap.NEVER) {
+            timers.cancel(port);
+        } else {
+            timers.set(port, wake);
+        }
+    }
+
+    /**
+     * A frame just went on {@code port}'s line: wake up when it frees if something waits for it (a
+     * queued frame, paused or not, or a control frame owed). If nothing does, no wake-up: whatever
+     * comes next (an arrival, a control frame) calls {@link #serve}, which sends at once if the
+     * line is free by then and sets the wake-up if not. When a port's queues are empty after a
+     * frame, as on an idle fabric nearly always, that saves a timer per frame (in {@code sim}, an
+     * event per frame and hop) and changes no frame's time.
+     */
+    private void wakeWhenLineFrees(int port) {
+        if (queues.nonEmptyMask(port) == 0 && !link.owesFrame(port)) {
+            timers.cancel(port);
+        } else {
+            timers.set(port, lineFreeAt[port]);
+        }
+    }
+
+    /**
+     * Shaper off, after a frame left: the line is free again at once, so the port goes on sending
+     * what its scheduler picks until nothing is eligible, then sets or cancels its timer as
+     * {@link #serve} does. Control frames owed meanwhile go first, as in {@code serve}.
+     */
+    private void serveUnshaped(int port, long now) {
+        while (!link.owesFrame(port)) {
+            int nonEmpty = queues.nonEmptyMask(port);
+            if (nonEmpty == 0) {
+                break;
+            }
+            int eligible = nonEmpty & ~link.pausedMask(port, nonEmpty, now);
+            if (eligible == 0) {
+                break;
+            }
+            transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+        }
+        serve(port, now);
+    }
+
+    private void transmitHead(int port, int queue, long now) {
+        int slot = queues.peek(port, queue);
+        int length = slots.length[slot];
+        queues.pop(port, queue, length);
+        scheduler.onDequeued(port, queue, length, (queues.nonEmptyMask(port) >>> queue & 1) == 0);
+        long handle = slots.handle[slot];
+        long frameOffset = memory.offset(handle);
+        int priority = slots.priority[slot];
+        int key = port * PRIORITIES + priority;
+        short ipv4Offset = slots.ipv4Offset[slot];
+        if (ipv4Offset >= 0) {
+            ecnStage.leaving(admission, port, priority, frameOffset + ipv4Offset);
+        }
+        release(slot, port, priority, length, now);
+        if (ipv4Offset >= 0) {
+            ecnStage.released(admission, port, priority, frameOffset + ipv4Offset);
+        }
+        link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
+        countTransmitted(key, length, now - slots.enqueuedAt[slot]);
+        slots.release(slot);
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
+    }
+
+    /** The frame in {@code slot} left egress {@code (port, priority)}: released from the buffer. */
+    private void release(int slot, int port, int priority, int length, long now) {
+        admission.release(slots.inPort[slot], priority, port, length, slots.shadows[slot] & 0xFF, now);
+    }
+
+    /** The tx counters of a frame leaving queue {@code key} after {@code waited} ns. (Its own method: keeps {@link #transmitHead} inlinable.) */
+    private void countTransmitted(int key, int length, long waited) {
+        counters.queueDelaySumNanos[key] += waited;
+        counters.queueDelayMaxNanos[key] = Math.max(counters.queueDelayMaxNanos[key], waited);
+        counters.txFrames[key]++;
+        counters.txBytes[key] += length;
+    }
+
+    /** {@link LineRate#nanos} of {@code length} bytes on {@code port}, remembered for the port's last length. */
+    private long lineNanos(int port, int length) {
+        if (lastLength[port] != length) {
+            lastLength[port] = length;
+            lastLineNanos[port] = frameCost.lineNanos(length, speedBps[port]);
+        }
+        return lastLineNanos[port];
+    }
+
+    /**
+     * Sends the control frame {@code port} owes, if it still says something.
+     *
+     * @return true when a frame went on the line
+     */
+    private boolean sendControl(int port, long now) {
+        long handle = allocator.allocate(Ethernet.MIN_FRAME_BYTES);
+        if (handle == FrameAllocator.NO_HANDLE) {
+            counters.controlNoBuffer[port]++;
+            return false;
+        }
+        int length = link.writeOwedFrame(port, bytes, memory.offset(handle), portMac[port], now);
+        if (length == 0) {
+            allocator.free(handle);
+            return false;
+        }
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
+        return true;
+    }
+
+    /** Serves the ports that came to owe a control frame during the last event (the MMU calls back mid-operation). */
+    void sendOwedControlFrames(long now) {
+        for (int port = link.nextOwingPort(); port >= 0; port = link.nextOwingPort()) {
+            serve(port, now);
+        }
+    }
+
+    // ------------------------------------------------------------------ emptying queues
+
+    /** Drops every frame of egress queue {@code (port, queue)} (a stormed queue under action drop), released from the buffer. */
+    void dropQueue(int port, int queue, long now) {
+        counters.pfcwdDrops[port * PRIORITIES + queue] += emptyQueue(port, queue, now);
+    }
+
+    /**
+     * Shutdown: takes every frame out of the egress queues, releases it from the buffer and gives its
+     * handle back to the allocator.
+     *
+     * @return frames discarded
+     */
+    int discardQueuedFrames(long now) {
+        int discarded = 0;
+        for (int port = 0; port < ports; port++) {
+            for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
+                discarded += emptyQueue(port, queue, now);
+            }
+        }
+        return discarded;
+    }
+
+    /**
+     * Frees every frame of egress queue {@code (port, queue)}, released from the buffer and the link
+     * control as if it had left: a stormed queue under action drop, or shutdown.
+     *
+     * @return frames freed
+     */
+    private int emptyQueue(int port, int queue, long now) {
+        int n = 0;
+        while (queues.frames(port, queue) > 0) {
+            int slot = queues.peek(port, queue);
+            int length = slots.length[slot];
+            queues.pop(port, queue, length);
+            scheduler.onDequeued(port, queue, length, queues.frames(port, queue) == 0);
+            release(slot, port, slots.priority[slot], length, now);
+            long handle = slots.handle[slot];
+            link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
+            slots.release(slot);
+            allocator.free(handle);
+            n++;
+        }
+        return n;
+    }
+
+    /** Hands every queued frame, in queue order, to a new MMU, charged as at its admission ({@link SwitchCore#changeMmu}). */
+    void adoptQueuedFrames(Mmu fresh, long now) {
+        for (int port = 0; port < ports; port++) {
+            for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
+                int n = queues.frames(port, queue);
+                for (int i = 0; i < n; i++) {
+                    int slot = queues.at(port, queue, i);
+                    fresh.adopt(slots.inPort[slot], slots.priority[slot], port, queue, frameCost.bufferBytes(slots.length[slot]),
+                            now);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    int queuedFrames(int port, int queue) {
+        return queues.frames(port, queue);
+    }
+
+    long queuedBytes(int port, int queue) {
+        return queues.bytes(port, queue);
+    }
+
+    long queuedBytes(int port) {
+        return queues.portBytes(port);
+    }
+
+    int queuesPerPort() {
+        return queues.queuesPerPort();
+    }
+
+    int framesHeld() {
+        return slots.inUse();
+    }
+
+    long speedBps(int port) {
+        return speedBps[port];
+    }
+
+    long portMac(int port) {
+        return portMac[port];
+    }
+
+    long lineFreeAt(int port) {
+        return lineFreeAt[port];
+    }
+}

@@ -1,0 +1,156 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+
+import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacAddress;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParseError;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.PriorityClassifier;
+
+/**
+ * The receive stage: a frame that arrived is parsed in place, handed to the link control if it is
+ * a MAC-control frame (PFC, PAUSE, BFC: consumed, never forwarded), else classified to a priority,
+ * its source MAC learned, and routed: an ECMP group's member by flow hash, else the forwarding
+ * table's port, else flooded (a copy per other port). Each routed copy goes to the
+ * {@link AdmissionStage}.
+ *
+ * <p><b>Owns</b>: the parse result of the frame in hand, the forwarding table (learned entries),
+ * the ECMP groups, and the rx, parse-error, filter and flood counters. <b>Reads</b>: the PFC
+ * watchdog's stormed queues (a stormed neighbour's own traffic is dropped here). Only the worker
+ * that polls the frame's ingress port touches it.
+ */
+final class ReceiveStage {
+
+    private static final int PRIORITIES = MacControl.PRIORITIES;
+
+    private final int ports;
+    private final PacketMemory memory;
+    private final MemorySegment bytes;
+    private final FrameAllocator allocator;
+    private final LinkControl link;
+    private final AdmissionStage admission;
+    private final EgressStage egress;
+    private final SwitchCounters counters;
+    private final PriorityClassifier classifier;
+    private final ForwardingTable table;
+    private final EcmpRoutes ecmp;
+    /** How ECMP groups pick a member ({@link SwitchModel#ecmpHash}), with its seed. */
+    private final EcmpHash ecmpHash;
+    private final int ecmpSeed;
+    private final ParsedFrame parsed = new ParsedFrame();
+    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    private final PfcWatchdog watchdog;
+
+    ReceiveStage(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator, LinkControl link,
+                 PfcWatchdog watchdog, AdmissionStage admission, EgressStage egress, SwitchCounters counters) {
+        this.ports = config.ports();
+        this.memory = memory;
+        this.bytes = memory.bytes();
+        this.allocator = allocator;
+        this.link = link;
+        this.watchdog = watchdog;
+        this.admission = admission;
+        this.egress = egress;
+        this.counters = counters;
+        this.ecmpHash = model.ecmpHash();
+        this.ecmpSeed = model.ecmpSeed();
+        this.classifier = config.classifier();
+        this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
+        for (CoreConfig.StaticMac s : config.staticMacs()) {
+            table.addStatic(s.mac(), s.port());
+        }
+        this.ecmp = new EcmpRoutes(config.ecmpGroups());
+    }
+
+    /** A frame arrived (its last bit was received) on {@code port} at {@code now}; the stage owns the handle from now on. */
+    void receive(int port, long handle, long now) {
+        int length = memory.length(handle);
+        long offset = memory.offset(handle);
+        ParseError error = FrameParser.parse(bytes, offset, length, parsed);
+        if (error != ParseError.NONE) {
+            counters.countParseError(port, error);
+        }
+        if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
+            counters.malformed[port]++;
+            allocator.free(handle);
+            return;
+        }
+        int control = link.receive(port, parsed, now);
+        if (control == LinkControl.NOT_CONTROL) {
+            forward(port, handle, offset, length, now);
+        } else {
+            allocator.free(handle);                 // link-local: never forwarded
+            if (control == LinkControl.RESUMED) {
+                egress.serve(port, now);
+            }
+        }
+    }
+
+    private void forward(int inPort, long handle, long offset, int length, long now) {
+        int priority = classifier.classify(parsed);
+        int key = inPort * PRIORITIES + priority;
+        counters.rxFrames[key]++;
+        counters.rxBytes[key] += length;
+        if (watchdog != null && watchdog.drops(inPort, priority)) {
+            // SONiC's drop action: the stormed neighbour's own traffic of that priority goes too, so
+            // a stuck NIC cannot fill the buffer (and pause others) with frames it sends meanwhile
+            counters.pfcwdIngressDrops[key]++;
+            allocator.free(handle);
+            return;
+        }
+        long dst = parsed.dstMac();
+        if (table.learning()) {
+            table.learn(parsed.srcMac(), inPort);
+        }
+        int outPort = MacAddress.isMulticast(dst) ? -1 : route(dst);
+        short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
+                ? (short) (parsed.ipv4Offset() - offset) : PacketSlots.NOT_ECN_CAPABLE;
+        if (outPort == inPort) {
+            counters.filtered[inPort]++;
+            allocator.free(handle);
+        } else if (outPort >= 0) {
+            admission.admit(parsed, inPort, priority, outPort, handle, length, ipv4Offset, now);
+        } else {
+            flood(inPort, priority, handle, offset, length, ipv4Offset, now);
+        }
+    }
+
+    /**
+     * The egress port for unicast {@code dst}: its ECMP group's member for this frame's flow hash
+     * when it has a group, else the forwarding table's port, or -1 (flood). A switch without
+     * groups never computes the hash.
+     */
+    private int route(long dst) {
+        if (!ecmp.isEmpty()) {
+            int port = ecmp.lookup(dst, ecmpHash.hash(parsed, ecmpSeed));
+            if (port != EcmpRoutes.NO_ROUTE) {
+                return port;
+            }
+        }
+        return table.lookup(dst);
+    }
+
+    private void flood(int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {
+        counters.flooded[inPort]++;
+        for (int out = 0; out < ports; out++) {
+            if (out == inPort) {
+                continue;
+            }
+            long copy = allocator.allocate(length);
+            if (copy == FrameAllocator.NO_HANDLE) {
+                counters.floodNoBuffer[inPort]++;
+                continue;
+            }
+            MemorySegment.copy(bytes, offset, bytes, memory.offset(copy), length);
+            admission.admit(parsed, inPort, priority, out, copy, length, ipv4Offset, now);
+        }
+        allocator.free(handle);
+    }
+
+    ForwardingTable forwardingTable() {
+        return table;
+    }
+}
