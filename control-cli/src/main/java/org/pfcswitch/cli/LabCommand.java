@@ -170,21 +170,21 @@ final class LabCommand implements Callable<Integer> {
                     log(String.format(Locale.ROOT, "  %s t=%.1fs %s", scheme, now / 1e9, status.compactLine()));
                 }
             });
-            dropReport = !sw.core().pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
+            dropReport = !sw.cores().core(0).pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
                     : LiveDropReport.line(LiveDropReport.fromSwitch(sw,
                             port -> hosts.hostOnPort(sw.config().ports().get(port).name())),
-                            hosts.dropAttribution(sends, s.payloadMtu()), sw.core().losslessDropLog().overflow());
+                            hosts.dropAttribution(sends, s.payloadMtu()), LiveDropReport.overflow(sw.cores()));
         }
-        SwitchCore core = sw.core();
-        SwitchCounters c = core.counters();
-        long[] pauses = new long[core.ports()];
+        org.pfcswitch.core.SwitchWorkers cores = sw.cores();
+        SwitchCounters c = cores.counters();
+        long[] pauses = new long[c.ports()];
         for (int p = 0; p < pauses.length; p++) {
             for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
                 pauses[p] += c.pfcXoffTx[p * SwitchCounters.PRIORITIES + prio];
             }
         }
         StringBuilder drops = new StringBuilder();
-        for (int p = 0; p < core.ports(); p++) {
+        for (int p = 0; p < c.ports(); p++) {
             long n = 0;
             for (int prio = 0; prio < SwitchCounters.PRIORITIES; prio++) {
                 n += c.drops(p, prio, org.pfcswitch.mmu.Verdict.DROP_LOSSLESS_VIOLATION);
@@ -205,12 +205,12 @@ final class LabCommand implements Callable<Integer> {
                         + " sent; the switch ports' rx rings had no room for %d; switch worker stalls >= 1 ms %d, >= 10 ms %d,"
                         + " longest %.1f ms; lossless drops by ingress port:%s; %s", scheme, r.slipNanos() / 1e6, received, sent,
                 rxMissed, stalls[1], stalls[2], sw.longestPassNanos() / 1e6, drops.isEmpty() ? " none" : drops,
-                SwitchStatus.obeyingDrops(core)));
+                SwitchStatus.obeyingDrops(cores)));
         if (c.lastLosslessDropPort >= 0) {
             log("  " + scheme + " " + status.losslessDropLine());
         }
         log("  " + scheme + " " + dropReport);
-        return new Live(scheme, pauses, core.mmu().losslessViolations(), c.maxBufferBytes(), r);
+        return new Live(scheme, pauses, cores.mmuLosslessViolations(), c.maxBufferBytes(), r);
     }
 
     /** One row per (scheme, live|sim); switch ports in config order, traffic in scenario order. */

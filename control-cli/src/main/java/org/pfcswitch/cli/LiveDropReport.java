@@ -30,7 +30,24 @@ final class LiveDropReport {
      * skipped).
      */
     static List<Drop> fromSwitch(DpdkSwitch sw, java.util.function.IntUnaryOperator senderOfPort) {
-        SwitchCore core = sw.core();
+        List<Drop> drops = new ArrayList<>();
+        for (int w = 0; w < sw.cores().workers(); w++) {
+            drops.addAll(fromCore(sw, sw.cores().core(w), senderOfPort));     // each worker logs its own ingress ports' drops
+        }
+        drops.sort(java.util.Comparator.comparingLong(Drop::at));
+        return drops;
+    }
+
+    /** Lossless drops the switch's workers could not log for want of room, all together. */
+    static long overflow(org.pfcswitch.core.SwitchWorkers cores) {
+        long n = 0;
+        for (int w = 0; w < cores.workers(); w++) {
+            n += cores.core(w).losslessDropLog().overflow();
+        }
+        return n;
+    }
+
+    private static List<Drop> fromCore(DpdkSwitch sw, SwitchCore core, java.util.function.IntUnaryOperator senderOfPort) {
         LosslessDropLog log = core.losslessDropLog();
         List<Drop> drops = new ArrayList<>();
         for (int i = 0; i < log.size(); i++) {

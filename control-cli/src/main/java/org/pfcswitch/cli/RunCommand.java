@@ -208,23 +208,24 @@ final class RunCommand implements Callable<Integer> {
         }
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
-        WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadId(), System.nanoTime());
+        WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadIds(), System.nanoTime());
         long lastStats = System.nanoTime();
         long statsNanos = (long) (statsEvery * 1e9);
-        org.pfcswitch.core.PfcWatchdogEvents watchdog = sw.core().pfcWatchdogEvents();
-        if (watchdog != null) {
-            var w = sw.core().pfcWatchdog();
+        org.pfcswitch.core.SwitchWorkers cores = sw.cores();
+        org.pfcswitch.core.SwitchCore anyCore = cores.core(0);   // what every worker's core shares: configuration
+        if (anyCore.pfcWatchdog() != null) {
+            var w = anyCore.pfcWatchdog();
             log(String.format(java.util.Locale.ROOT, "pfcwd: on, detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms",
                     w.detectionNanos() / 1e6, w.restorationNanos() / 1e6, w.action().label(), w.pollNanos() / 1e6));
         }
         org.pfcswitch.core.PfcWatchdogEvents.Sink wdLog = (storm, port, priority, nanos, at) -> log(storm
                 ? String.format(java.util.Locale.ROOT, "pfcwd: storm on %s priority %d (paused without a break for %.1f ms): %s",
                         cfg.ports().get(port).name(), priority, nanos / 1e6,
-                        sw.core().pfcWatchdog().action() == org.pfcswitch.core.PfcWatchdogConfig.Action.DROP
+                        anyCore.pfcWatchdog().action() == org.pfcswitch.core.PfcWatchdogConfig.Action.DROP
                                 ? "its frames are dropped" : "its frames are sent through the pauses")
                 : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed (no pause frame for"
                         + " the restoration time)", cfg.ports().get(port).name(), priority, nanos / 1e6));
-        org.pfcswitch.core.deadlock.DeadlockWatch deadlock = sw.core().deadlockWatch();
+        org.pfcswitch.core.deadlock.DeadlockWatch deadlock = anyCore.deadlockWatch();   // null with several workers
         List<String> portNames = cfg.ports().stream().map(SwitchConfig.Port::name).toList();
         java.util.function.Consumer<org.pfcswitch.core.deadlock.CycleRecord> deadlockLog = r -> log(String.format(
                 java.util.Locale.ROOT, "deadlock: %s (a cycle of paused queues for %.1f ms; pfcswitch show deadlock)",
@@ -235,9 +236,7 @@ final class RunCommand implements Callable<Integer> {
                 deadlock.config().graceNanos() / 1e6));
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
             allocation.sample(System.nanoTime());
-            if (watchdog != null) {
-                watchdog.drain(wdLog);
-            }
+            drainWatchdogEvents(cores, wdLog);
             if (deadlock != null) {
                 deadlock.events().drain(deadlockLog);
             }
@@ -253,14 +252,13 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
-        if (dropLog != null && !sw.core().pausesWithPfc()) {
-            log("drop log: none under " + sw.core().mmu().config().scheme() + ", which does not pause with PFC");
+        if (dropLog != null && !anyCore.pausesWithPfc()) {
+            log("drop log: none under " + anyCore.mmu().config().scheme() + ", which does not pause with PFC");
         } else if (dropLog != null) {
             try {
                 int rows = LiveDropReport.writeCsv(sw, dropLog);
                 log("drop log: " + rows + " lossless drops of senders that obey PFC written to " + dropLog
-                        + (sw.core().losslessDropLog().overflow() > 0 ? ", " + sw.core().losslessDropLog().overflow()
-                                + " more not logged" : ""));
+                        + (LiveDropReport.overflow(cores) > 0 ? ", " + LiveDropReport.overflow(cores) + " more not logged" : ""));
             } catch (IOException e) {
                 log("drop log: cannot write " + dropLog + ": " + e.getMessage());
             }
@@ -274,9 +272,7 @@ final class RunCommand implements Callable<Integer> {
                 log("recording: " + e.getMessage());
             }
         }
-        if (watchdog != null) {
-            watchdog.drain(wdLog);
-        }
+        drainWatchdogEvents(cores, wdLog);
         if (deadlock != null) {
             deadlock.events().drain(deadlockLog);
         }
@@ -308,5 +304,16 @@ final class RunCommand implements Callable<Integer> {
     private void log(String line) {
         out.println(LocalTime.now().format(TIME) + " " + line);
         out.flush();
+    }
+
+    /** Logs the storms and restorations each worker's watchdog reported since the last call. */
+    private static void drainWatchdogEvents(org.pfcswitch.core.SwitchWorkers cores,
+                                            org.pfcswitch.core.PfcWatchdogEvents.Sink log) {
+        for (int w = 0; w < cores.workers(); w++) {
+            org.pfcswitch.core.PfcWatchdogEvents events = cores.core(w).pfcWatchdogEvents();
+            if (events != null) {
+                events.drain(log);
+            }
+        }
     }
 }

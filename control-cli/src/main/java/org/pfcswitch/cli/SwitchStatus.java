@@ -8,6 +8,7 @@ import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.core.SwitchCounters;
+import org.pfcswitch.core.SwitchWorkers;
 import org.pfcswitch.mmu.Verdict;
 
 /**
@@ -29,7 +30,7 @@ final class SwitchStatus {
 
     SwitchStatus(DpdkSwitch sw) {
         this.sw = sw;
-        int ports = sw.core().ports();
+        int ports = sw.config().ports().size();
         lastRxBytes = new long[ports];
         lastTxBytes = new long[ports];
         lastXoff = new long[ports];
@@ -37,25 +38,25 @@ final class SwitchStatus {
 
     /** One line per port: rates since the previous call, pauses sent and received, queued bytes; then the buffer. */
     List<String> lines() {
-        SwitchCore core = sw.core();
-        SwitchCounters c = core.counters();
+        SwitchWorkers cores = sw.cores();
+        SwitchCounters c = cores.counters();
         long now = System.nanoTime();
         double seconds = Math.max(1e-9, (now - lastAt) / 1e9);
         lastAt = now;
         List<String> lines = new ArrayList<>();
-        for (int p = 0; p < core.ports(); p++) {
+        for (int p = 0; p < c.ports(); p++) {
             long rx = c.rxBytes(p);
             long tx = c.txBytes(p);
             lines.add(String.format("status %-8s rx %8.1f Mb/s  tx %8.1f Mb/s  pfc sent xoff %d xon %d  pfc rcvd xoff %d xon %d"
                             + "  pause rcvd %d  queued %d B  drops %d",
                     name(p), (rx - lastRxBytes[p]) * 8 / seconds / 1e6, (tx - lastTxBytes[p]) * 8 / seconds / 1e6,
                     sumPort(c.pfcXoffTx, p), sumPort(c.pfcXonTx, p), sumPort(c.pfcXoffRx, p), sumPort(c.pfcXonRx, p),
-                    c.pauseFramesRx[p], core.queuedBytes(p), portDrops(c, p)));
+                    c.pauseFramesRx[p], cores.ownerOf(p).queuedBytes(p), portDrops(c, p)));
             lastRxBytes[p] = rx;
             lastTxBytes[p] = tx;
         }
-        lines.add("status buffer " + core.mmu().ledger().totalUsed() + " B used, most " + c.maxBufferBytes() + " B"
-                + ", lossless violations " + core.mmu().losslessViolations() + ", " + stalls());
+        lines.add("status buffer " + cores.bufferUsed() + " B used, most " + c.maxBufferBytes() + " B"
+                + ", lossless violations " + cores.mmuLosslessViolations() + ", " + stalls());
         return lines;
     }
 
@@ -64,13 +65,13 @@ final class SwitchStatus {
      * and the PFC pauses sent since then, then the shared buffer in use and lossless drops.
      */
     String compactLine() {
-        SwitchCore core = sw.core();
-        SwitchCounters c = core.counters();
+        SwitchWorkers cores = sw.cores();
+        SwitchCounters c = cores.counters();
         long now = System.nanoTime();
         double seconds = Math.max(1e-9, (now - lastAt) / 1e9);
         lastAt = now;
         StringBuilder s = new StringBuilder();
-        for (int p = 0; p < core.ports(); p++) {
+        for (int p = 0; p < c.ports(); p++) {
             long rx = c.rxBytes(p);
             long tx = c.txBytes(p);
             long xoff = sumPort(c.pfcXoffTx, p);
@@ -81,15 +82,16 @@ final class SwitchStatus {
             lastXoff[p] = xoff;
         }
         return s.append(String.format(Locale.ROOT, "buffer %.0f KB, lossless drops %d (Mb/s in/out, PFC pauses sent)",
-                core.mmu().ledger().totalUsed() / 1e3, core.mmu().losslessViolations())).toString();
+                cores.bufferUsed() / 1e3, cores.mmuLosslessViolations())).toString();
     }
 
     /** Every counter of every port, for the shutdown log. */
     List<String> counters() {
-        SwitchCore core = sw.core();
-        SwitchCounters c = core.counters();
+        SwitchWorkers cores = sw.cores();
+        SwitchCore core = cores.core(0);            // what every worker's core shares: configuration
+        SwitchCounters c = cores.counters();
         List<String> lines = new ArrayList<>();
-        for (int p = 0; p < core.ports(); p++) {
+        for (int p = 0; p < c.ports(); p++) {
             StringBuilder line = new StringBuilder("counters ").append(name(p)).append(':')
                     .append(" rx ").append(c.rxFrames(p)).append(byPriority(c.rxFrames, p))
                     .append(", tx ").append(c.txFrames(p)).append(byPriority(c.txFrames, p))
@@ -117,12 +119,12 @@ final class SwitchStatus {
             lines.add(line.toString());
         }
         if (core.pfcWatchdog() != null) {
-            for (int p = 0; p < core.ports(); p++) {
+            for (int p = 0; p < c.ports(); p++) {
                 if (sumPort(c.pfcwdStorms, p) > 0) {
                     lines.add("pfcwd " + name(p) + ": storms" + byPriorityOrZero(c.pfcwdStorms, p) + ", restorations"
                             + byPriorityOrZero(c.pfcwdRestorations, p) + ", dropped" + byPriorityOrZero(c.pfcwdDrops, p)
                             + ", dropped from it" + byPriorityOrZero(c.pfcwdIngressDrops, p)
-                            + ", stormed now" + stormedNow(core, p));
+                            + ", stormed now" + stormedNow(cores.ownerOf(p), p));
                 }
             }
         }
@@ -134,10 +136,10 @@ final class SwitchStatus {
         if (c.lastLosslessDropPort >= 0) {
             lines.add(losslessDropLine());
         }
-        lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + core.mmu().losslessViolations()
-                + " (since start: from senders that obey PFC " + core.losslessViolations(false) + ", that ignore it "
-                + core.losslessViolations(true) + ")"
-                + ", forwarding table " + core.forwardingTable().size() + " stations, mbuf pool empty " + sw.allocationFailures() + " times"
+        lines.add("buffer: most " + c.maxBufferBytes() + " B used, lossless violations " + cores.mmuLosslessViolations()
+                + " (since start: from senders that obey PFC " + cores.losslessViolations(false) + ", that ignore it "
+                + cores.losslessViolations(true) + ")"
+                + ", forwarding table " + cores.forwardingTableSize() + " stations, mbuf pool empty " + sw.allocationFailures() + " times"
                 + ", " + sw.passes() + " poll-loop passes");
         lines.add(stalls());
         return lines;
@@ -150,18 +152,18 @@ final class SwitchStatus {
      * shutdown and {@code lab} after each live scheme.
      */
     String losslessDropLine() {
-        SwitchCore core = sw.core();
-        SwitchCounters c = core.counters();
+        SwitchWorkers cores = sw.cores();
+        SwitchCounters c = cores.counters();
         return String.format(Locale.ROOT, "lossless drops: %d before the episode's first XOFF frame went out; the longest"
                         + " after it %s; the last: %s priority %d, %s, ingress queue %d B of which headroom %d B (headroom"
                         + " per queue %d B), %s", c.losslessDropsBeforeXoffSent,
                 c.losslessDropMaxNanosAfterXoff < 0 ? "none" : String.format(Locale.ROOT, "%.3f ms", c.losslessDropMaxNanosAfterXoff / 1e6),
                 name(c.lastLosslessDropPort), c.lastLosslessDropPriority, Verdict.name(c.lastLosslessDropVerdict),
                 c.lastLosslessDropIngressBytes, c.lastLosslessDropHeadroomBytes,
-                core.mmu().config().headroomBytes(c.lastLosslessDropPort),
+                cores.core(0).mmu().config().headroomBytes(c.lastLosslessDropPort),
                 c.lastLosslessDropNanosAfterXoff < 0 ? "no XOFF frame sent yet in this episode"
                         : String.format(Locale.ROOT, "%.3f ms after the episode's first XOFF frame",
-                                c.lastLosslessDropNanosAfterXoff / 1e6)) + "; " + obeyingDrops(core);
+                                c.lastLosslessDropNanosAfterXoff / 1e6)) + "; " + obeyingDrops(cores);
     }
 
     /**
@@ -171,10 +173,10 @@ final class SwitchStatus {
      * frames spend milliseconds on the way (emulated wires): the sender's own log can
      * ({@code run --drop-log}, {@link LiveDropReport}). {@code run} and {@code lab} print the same words.
      */
-    static String obeyingDrops(SwitchCore core) {
-        SwitchCounters c = core.counters();
+    static String obeyingDrops(SwitchWorkers cores) {
+        SwitchCounters c = cores.counters();
         return String.format(Locale.ROOT, "from senders that obey PFC: %d, %d of them before any XOFF to them, the earliest %s"
-                        + " after their XOFF", core.losslessViolations(false), c.obeyingDropsBeforeXoffSent,
+                        + " after their XOFF", cores.losslessViolations(false), c.obeyingDropsBeforeXoffSent,
                 c.obeyingDropMinNanosAfterXoff < 0 ? "none" : String.format(Locale.ROOT, "%.3f ms", c.obeyingDropMinNanosAfterXoff / 1e6));
     }
 

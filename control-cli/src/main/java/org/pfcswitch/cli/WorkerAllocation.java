@@ -17,7 +17,7 @@ final class WorkerAllocation {
 
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private final long threadId;
+    private final long[] threadIds;
     private final long startNanos;
     private long windowStart = -1;
     private long windowBytes;
@@ -27,18 +27,22 @@ final class WorkerAllocation {
     private long mostInOneWindow;
     private long totalBytes;
 
-    WorkerAllocation(long threadId, long startNanos) {
-        this.threadId = threadId;
+    /** @param threadIds the worker threads, whose allocations add up */
+    WorkerAllocation(long[] threadIds, long startNanos) {
+        this.threadIds = threadIds.clone();
         this.startNanos = startNanos;
     }
 
     void sample(long now) {
-        if (threadId < 0 || now - startNanos < WARM_UP_NANOS) {
+        if (threadIds.length == 0 || now - startNanos < WARM_UP_NANOS) {
             return;
         }
-        long bytes = threads.getThreadAllocatedBytes(threadId);
-        if (bytes < 0) {
-            return;                       // the thread ended
+        long bytes = 0;
+        for (long perThread : threads.getThreadAllocatedBytes(threadIds)) {
+            if (perThread < 0) {
+                return;                   // a thread ended
+            }
+            bytes += perThread;
         }
         if (windowStart < 0) {
             windowStart = now;

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.testbed.FlowRecords;
@@ -77,23 +77,30 @@ class LiveSchemesTest {
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"st", "dt", "sonic", "dsh", "spfc", "reverie", "capfc", "bfc"})
-    void schemeRunsLiveWithRandomizedIncasts(String scheme) throws Exception {
-        Path cfg = lab.switchConfig("schemes-" + scheme, """
+    /**
+     * Every scheme on one worker, and every lossless one on two: worker 0 owns h0 and h2, worker 1
+     * owns h1, so h1's half of each incast into h2 crosses between workers (admitted by worker 1,
+     * queued and sent by worker 0, released back to worker 1), as do h2's pauses' effects on it.
+     */
+    @ParameterizedTest(name = "{0}, {1} worker(s)")
+    @CsvSource({"st, 1", "dt, 1", "sonic, 1", "dsh, 1", "spfc, 1", "reverie, 1", "capfc, 1", "bfc, 1",
+        "st, 2", "dt, 2", "sonic, 2", "dsh, 2", "spfc, 2", "reverie, 2", "capfc, 2"})
+    void schemeRunsLiveWithRandomizedIncasts(String scheme, int workers) throws Exception {
+        Path cfg = lab.switchConfig("schemes-" + scheme + "-" + workers, """
+                workers: %d
                 eal: {memoryMb: 256, hugepages: off}
                 forwarding: {learning: true, staticMacs: [{mac: "02:00:00:00:00:01", port: h0},
                   {mac: "02:00:00:00:00:02", port: h1}, {mac: "02:00:00:00:00:03", port: h2}]}
                 classification: {trust: dscp, dscpMap: "26:3"}
                 mmu: {totalBytes: 2MiB, losslessPriorities: [3], headroomFormula: fixed, headroomBytes: 512KiB}
                 poll: {idleSleep: 50us}
-                """, "speed: 200M", "speed: 200M", "speed: 200M");
-        int seed = List.of("st", "dt", "sonic", "dsh", "spfc", "reverie", "capfc", "bfc").indexOf(scheme) + 11;
+                """.formatted(workers), "speed: 200M", "speed: 200M", "speed: 200M");
+        int seed = List.of("st", "dt", "sonic", "dsh", "spfc", "reverie", "capfc", "bfc").indexOf(scheme) + 11 + 10 * (workers - 1);
         Scenario s = ScenarioLoader.load(scenario, List.of("seed=" + seed)).scenario();
         LiveResult r;
         String log;
         String attribution;
-        Path dropLog = dir.resolve("drops-" + scheme + ".csv");
+        Path dropLog = dir.resolve("drops-" + scheme + "-" + workers + ".csv");
         long backlogBefore = KernelDrops.backlog();
         long backlogDrops;
         try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--scheme", scheme,
@@ -134,13 +141,13 @@ class LiveSchemesTest {
             ringDrops += KernelDrops.ring(log, "h" + h);
         }
         long wireLosses = hostSocketLosses + ringDrops + backlogDrops;
-        String what = scheme + ": " + completed + " of " + f.count() + " flows completed, " + outOfOrder
+        String what = scheme + " on " + workers + " worker(s): " + completed + " of " + f.count() + " flows completed, " + outOfOrder
                 + " packets out of PSN order, " + missing + " PSNs missing; frames lost in the hosts' sockets " + hostSocketLosses
                 + ", in the switch ports' rx rings " + ringDrops + ", in CPU backlogs " + backlogDrops
                 + "; hosts' clock slip " + r.slipNanos() / 1e6 + " ms\n" + log;
         assertTrue(completed >= (scheme.equals("bfc") ? 1 : 10), what);
         assertTrue(log.contains("(all returned)"), what);
-        System.out.println("LiveSchemesTest " + scheme + ": " + completed + "/" + f.count() + " flows, " + outOfOrder
+        System.out.println("LiveSchemesTest " + scheme + " x" + workers + ": " + completed + "/" + f.count() + " flows, " + outOfOrder
                 + " out of PSN order; " + log.lines().filter(l -> l.contains("poll-loop stalls"))
                 .map(l -> l.substring(Math.min(13, l.length()))).toList() + "; " + attribution);
         if (LOSSLESS.contains(scheme)) {

@@ -177,8 +177,17 @@ class RunCommandTest {
                 new Case("mmu-ports", "ports:\n" + ring + "mmu: {ports: {count: 1, speed: 10G}}\n", List.of(),
                         "mmu.ports: this file's ports are its ports: entries"),
                 new Case("bad-scheme", "ports:\n" + ring + "mmu: {scheme: fifo}\n", List.of(), "scheme must be one of"),
-                new Case("two-workers", "workers: 2\nports:\n" + ring + "  - {name: b, device: net_null0}\n", List.of(),
-                        "the switch core runs on one worker thread"),
+                new Case("three-workers", "workers: 3\nports:\n" + ring + "  - {name: b, device: net_null0}\n", List.of(),
+                        "workers: give a count from 1 to 2 (the ports with a device)"),
+                new Case("port-twice", "workers: [{ports: [a]}, {ports: [a]}]\nports:\n" + ring
+                        + "  - {name: b, device: net_null0}\n", List.of(), "port a is owned by another worker already"),
+                new Case("port-unowned", "workers: [{ports: [a]}, {ports: [b]}]\nports:\n" + ring
+                        + "  - {name: b, device: net_null0}\n  - {name: c, device: net_null1}\n", List.of(),
+                        "port c is owned by no worker"),
+                new Case("bfc-two-workers", "workers: 2\nports:\n" + ring + "  - {name: b, device: net_null0}\n"
+                        + "mmu: {scheme: bfc}\n", List.of(), "bfc keeps per-flow queue state"),
+                new Case("deadlock-two-workers", "workers: 2\nports:\n" + ring + "  - {name: b, device: net_null0}\n"
+                        + "deadlock: {check: 10ms}\n", List.of(), "with 2 workers give deadlock: {enabled: false}"),
                 new Case("bad-quanta", "ports:\n" + ring + "pfc: {pauseQuanta: 0}\n", List.of(), "pfc.pauseQuanta"),
                 new Case("clone-of-unknown", "ports:\n" + ring + "  - {name: c, kind: clone, of: x}\n", List.of(),
                         "ports[1].of: no port called 'x' is defined above this one"),

@@ -17,8 +17,11 @@ import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.CoreMailbox;
 import org.pfcswitch.core.FrameAllocator;
+import org.pfcswitch.core.FrameSink;
 import org.pfcswitch.core.PauseTimers;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchModel;
+import org.pfcswitch.core.SwitchWorkers;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mbuf;
@@ -79,8 +82,9 @@ final class CoreWorker implements Runnable, PollLoop {
      */
     record Clone(int source, ClonePfc pfc, long stationMac) {}
 
-    private final SwitchCore core;
-    private final EthPort[] ports;           // by switch port; null for a clone port
+    /** Set before the thread starts (the thread's start publishes it). */
+    private SwitchCore core;
+    private final EthPort[] ports;           // by switch port; null for a clone port or another worker's port
     private final int[] devicePorts;         // the switch ports with a device, polled in this order
     private final TxBuffer[] tx;             // by switch port; null for a clone port
     private final MbufAllocator allocator;
@@ -141,6 +145,52 @@ final class CoreWorker implements Runnable, PollLoop {
      */
     CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, long idleSleepNanos, Mempool pool, long randomSeed,
                Arena arena, long[] egressMacs) {
+        this(config, ports, clones, idleSleepNanos, pool, arena, egressMacs, Tsc.read(), System.nanoTime());
+        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator, this::transmit,
+                RandomSource.seeded(randomSeed));
+    }
+
+    /**
+     * The workers of one switch whose ports are split among threads ({@link SwitchWorkers}): worker
+     * w polls and sends on the ports {@code workerOf} gives it (and their clone ports); frames for
+     * another worker's ports cross on the rings the cores share. They read one clock.
+     *
+     * @param ringCapacity records a ring between two workers holds: at least the frames the pool holds
+     */
+    static Group group(CoreConfig config, int[] workerOf, EthPort[] ports, Clone[] clones, long idleSleepNanos,
+                              Mempool pool, long randomSeed, Arena arena, long[] egressMacs, int ringCapacity) {
+        int n = java.util.Arrays.stream(workerOf).max().orElse(0) + 1;
+        long tscStart = Tsc.read();
+        long systemNanosAtStart = System.nanoTime();
+        CoreWorker[] workers = new CoreWorker[n];
+        FrameAllocator[] allocators = new FrameAllocator[n];
+        FrameSink[] sinks = new FrameSink[n];
+        RandomSource[] randoms = new RandomSource[n];
+        for (int w = 0; w < n; w++) {
+            EthPort[] mine = new EthPort[ports.length];
+            for (int p = 0; p < ports.length; p++) {
+                mine[p] = workerOf[p] == w ? ports[p] : null;
+            }
+            workers[w] = new CoreWorker(config, mine, clones, idleSleepNanos, pool, arena, egressMacs, tscStart,
+                    systemNanosAtStart);
+            allocators[w] = workers[w].allocator;
+            sinks[w] = workers[w]::transmit;
+            randoms[w] = RandomSource.seeded(randomSeed + w);
+        }
+        SwitchWorkers cores = SwitchWorkers.create(config, SwitchModel.DEFAULT, workerOf, DpdkPacketMemory.INSTANCE,
+                allocators, sinks, randoms, ringCapacity);
+        for (int w = 0; w < n; w++) {
+            workers[w].core = cores.core(w);
+        }
+        return new Group(workers, cores);
+    }
+
+    /** The workers of one switch and their cores (index w of each is worker w). */
+    record Group(CoreWorker[] workers, SwitchWorkers cores) {}
+
+    /** Everything but the core, which the caller attaches before the thread starts. */
+    private CoreWorker(CoreConfig config, EthPort[] ports, Clone[] clones, long idleSleepNanos, Mempool pool,
+                       Arena arena, long[] egressMacs, long tscStart, long systemNanosAtStart) {
         int n = ports.length;
         this.idleSleepNanos = idleSleepNanos;
         this.egressMacs = egressMacs == null ? null : egressMacs.clone();
@@ -177,10 +227,8 @@ final class CoreWorker implements Runnable, PollLoop {
             rx[p] = NativeArrays.unscoped(Mbuf.pointerArray(arena, BURST));
             rxAddress[p] = rx[p].address();
         }
-        this.core = new SwitchCore(config, DpdkPacketMemory.INSTANCE, allocator, this::transmit,
-                RandomSource.seeded(randomSeed));
-        this.tscStart = Tsc.read();
-        this.systemNanosAtStart = System.nanoTime();
+        this.tscStart = tscStart;
+        this.systemNanosAtStart = systemNanosAtStart;
         this.nanosPerTick = 1e9 / Tsc.hz();
     }
 
@@ -199,8 +247,10 @@ final class CoreWorker implements Runnable, PollLoop {
             noteStall(now - lastPassAt);
         }
         lastPassAt = now;
-        boolean worked = runTimers(now);
+        boolean worked = core.onCrossings(now) > 0;       // other workers' releases and frames first
+        worked |= runTimers(now);
         worked |= receive() > 0;
+        core.publishToPeers();                            // what this pass handed on, and the ledger
         flushTx();
         allocator.flush();
         TraceRecorder t = trace;
@@ -459,6 +509,32 @@ final class CoreWorker implements Runnable, PollLoop {
         int discarded = core.discardQueuedFrames(nanos());
         flushTx();
         allocator.close();
+        return discarded;
+    }
+
+    /**
+     * After every worker's thread of a group ended: frees what each core still queues and what
+     * still crosses between them (frames in a ring are taken into their egress queue first, so no
+     * mbuf stays in a ring), sends what the TX buffers hold and gives the allocators' mbufs back.
+     *
+     * @return frames that were still queued or crossing
+     */
+    static int finishAll(CoreWorker[] workers) {
+        int discarded = 0;
+        for (int round = 0, taken = 1; taken > 0 || round < 2; round++) {
+            taken = 0;
+            for (CoreWorker w : workers) {
+                w.core.publishToPeers();
+            }
+            for (CoreWorker w : workers) {
+                taken += w.core.onCrossings(w.nanos());
+                discarded += w.core.discardQueuedFrames(w.nanos());
+            }
+        }
+        for (CoreWorker w : workers) {
+            w.flushTx();
+            w.allocator.close();
+        }
         return discarded;
     }
 

@@ -12,6 +12,7 @@ import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.CoreMailbox;
 import org.pfcswitch.core.CoreSnapshot;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchWorkers;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
@@ -23,9 +24,10 @@ import org.pfcswitch.mmu.MmuConfig;
 
 /**
  * A running switch on DPDK, from a {@link SwitchConfig}: EAL, one packet pool, the ports, and the
- * {@link SwitchCore} on one poll-mode {@link CoreWorker} thread (MMU admission under the configured
- * scheme, egress queues, per-port shaper at the configured speeds, PFC sent and obeyed). {@link #stop}
- * takes it apart in order and checks that every mbuf went back to the pool.
+ * switch core on its poll-mode {@link CoreWorker} threads (MMU admission under the configured
+ * scheme, egress queues, per-port shaper at the configured speeds, PFC sent and obeyed): one
+ * worker by default, or N that split the ports and share one buffer ({@link SwitchWorkers}).
+ * {@link #stop} takes it apart in order and checks that every mbuf went back to the pool.
  */
 public final class DpdkSwitch {
 
@@ -48,12 +50,15 @@ public final class DpdkSwitch {
     private final EthPort[] ethByPort;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private SwitchConfig running;       // the configuration of the core now running (its scheme may differ)
-    private volatile CoreWorker worker;
+    /** The running workers and their cores; replaced as a whole by {@link #replaceCore}. */
+    private volatile CoreWorker.Group group;
     /** {@code run --record}: every core's worker records its arrivals here; null: no recording. */
     private org.pfcswitch.core.record.ArrivalRecorder recorder;
-    /** Control requests to whichever core runs; the same mailbox across {@link #replaceCore}. */
-    private final CoreMailbox mailbox = new CoreMailbox();
-    private volatile Thread thread;
+    /** Control requests, one mailbox per worker, kept across {@link #replaceCore}. */
+    private final CoreMailbox[] mailboxes;
+    /** With several workers: each worker's part of a snapshot, merged into the caller's. */
+    private final CoreSnapshot[] snapshotParts;
+    private volatile Thread[] threads;
     private int queuedAtReplace;        // frames freed by replaceCore, reported with the shutdown
     private final boolean hugepages;
     private boolean stopped;
@@ -67,34 +72,57 @@ public final class DpdkSwitch {
         this.ports = ports;
         this.ethByPort = ethByPort;
         this.hugepages = hugepages;
+        int n = config.workers().size();
+        this.mailboxes = new CoreMailbox[n];
+        for (int w = 0; w < n; w++) {
+            mailboxes[w] = new CoreMailbox();
+        }
+        this.snapshotParts = new CoreSnapshot[n > 1 ? n : 0];
+        for (int w = 0; w < snapshotParts.length; w++) {
+            snapshotParts[w] = new CoreSnapshot(config.ports().size());
+        }
     }
 
-    /** Builds the core for {@code cfg} on the open ports and starts its worker thread. */
+    /** Builds the cores for {@code cfg} on the open ports and starts their worker threads. */
     private void startCore(SwitchConfig cfg) {
         CoreConfig core = withDeviceMacs(cfg.core(), ports, ethByPort);
         running = cfg;
-        worker = new CoreWorker(core, ethByPort, clones(cfg), cfg.idleSleepNanos(), pool, System.nanoTime(), arena);
-        worker.useMailbox(mailbox);
-        worker.recordInto(recorder);
-        String cpus = cfg.workerCpus();
-        CoreWorker w = worker;
-        thread = new Thread(() -> runWorker(w, cpus), "pfcswitch-core");
-        thread.setDaemon(true);
-        thread.start();
+        CoreWorker.Group g = CoreWorker.group(core, cfg.workerOf(), ethByPort, clones(cfg), cfg.idleSleepNanos(), pool,
+                System.nanoTime(), arena, null, pool.size());
+        int n = g.workers().length;
+        Thread[] started = new Thread[n];
+        for (int w = 0; w < n; w++) {
+            CoreWorker worker = g.workers()[w];
+            worker.useMailbox(mailboxes[w]);
+            worker.recordInto(recorder);
+            String cpus = cfg.workers().get(w).cpus();
+            started[w] = new Thread(() -> runWorker(worker, cpus), n == 1 ? "pfcswitch-core" : "pfcswitch-core-" + w);
+            started[w].setDaemon(true);
+        }
+        group = g;
+        threads = started;
+        for (Thread t : started) {
+            t.start();
+        }
     }
 
-    /** Stops the worker thread and frees what its core held; returns the frames it still queued. */
+    /** Stops the worker threads and frees what their cores held; returns the frames they still queued. */
     private int stopCore() {
-        worker.requestStop();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        CoreWorker[] workers = group.workers();
+        for (CoreWorker w : workers) {
+            w.requestStop();
         }
-        if (thread.isAlive()) {
-            throw new IllegalStateException(thread.getName() + " did not stop within 10 s");
+        for (Thread t : threads) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (t.isAlive()) {
+                throw new IllegalStateException(t.getName() + " did not stop within 10 s");
+            }
         }
-        return worker.finish();
+        return workers.length == 1 ? workers[0].finish() : CoreWorker.finishAll(workers);
     }
 
     /**
@@ -122,7 +150,16 @@ public final class DpdkSwitch {
      * @throws TimeoutException the worker did not answer in {@code timeoutNanos}
      */
     public void snapshot(CoreSnapshot into, long timeoutNanos) throws TimeoutException, InterruptedException {
-        mailbox.call(into::capture, timeoutNanos);
+        if (mailboxes.length == 1) {
+            mailboxes[0].call(into::capture, timeoutNanos);
+            return;
+        }
+        synchronized (snapshotParts) {
+            for (int w = 0; w < mailboxes.length; w++) {
+                mailboxes[w].call(snapshotParts[w]::capture, timeoutNanos);
+            }
+            into.merge(snapshotParts, running.workerOf());
+        }
     }
 
     /**
@@ -137,9 +174,13 @@ public final class DpdkSwitch {
         if (stopped) {
             throw new IllegalStateException("the switch is stopped");
         }
+        if (mailboxes.length > 1) {
+            throw new IllegalArgumentException("a live change of scheme or parameters needs one worker (the switch runs "
+                    + mailboxes.length + "): restart it with --scheme or the new mmu: section");
+        }
         org.pfcswitch.mmu.Schemes.validate(next);
-        mailbox.call((core, now) -> core.changeMmu(next, now), timeoutNanos);
-        running = new SwitchConfig(running.eal(), running.ports(), running.workerCpus(), running.core().withMmu(next),
+        mailboxes[0].call((core, now) -> core.changeMmu(next, now), timeoutNanos);
+        running = new SwitchConfig(running.eal(), running.ports(), running.workers(), running.core().withMmu(next),
                 running.idleSleepNanos());
     }
 
@@ -150,9 +191,13 @@ public final class DpdkSwitch {
      * @return the core's clock (ns) when recording started: the trace's time origin
      */
     public long startTrace(TraceRecorder recorder, long timeoutNanos) throws TimeoutException, InterruptedException {
+        if (mailboxes.length > 1) {
+            throw new IllegalArgumentException("a trace samples one core: it needs one worker (the switch runs "
+                    + mailboxes.length + ")");
+        }
         long[] origin = new long[1];
-        CoreWorker w = worker;
-        mailbox.call((core, now) -> {
+        CoreWorker w = group.workers()[0];
+        mailboxes[0].call((core, now) -> {
             recorder.bind(core);
             origin[0] = now;
             w.traceInto(recorder);
@@ -162,8 +207,8 @@ public final class DpdkSwitch {
 
     /** Stops the trace started by {@link #startTrace}, after one last sample. */
     public void stopTrace(TraceRecorder recorder, long timeoutNanos) throws TimeoutException, InterruptedException {
-        CoreWorker w = worker;
-        mailbox.call((core, now) -> {
+        CoreWorker w = group.workers()[0];
+        mailboxes[0].call((core, now) -> {
             w.traceInto(null);
             recorder.sampleNow(core, now);
         }, timeoutNanos);
@@ -236,14 +281,14 @@ public final class DpdkSwitch {
                     + config.core().tableCapacity()
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
             describeMmu(config, log);
+            if (recorder != null && config.workers().size() > 1) {
+                throw new IllegalArgumentException("--record takes one worker's arrivals in order: run it with one worker"
+                        + " (the switch config has " + config.workers().size() + ")");
+            }
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
             sw.recorder = recorder;
             sw.startCore(config);
-            String cpus = config.workerCpus();
-            log.accept("worker: one poll-mode thread owns the switch core and every port"
-                    + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus)
-                    + (config.idleSleepNanos() > 0 ? ", sleeps up to " + config.idleSleepNanos() / 1000 + " us when idle (poll.idleSleep)"
-                    : ", polls without pause"));
+            describeWorkers(config, sw.group.cores(), log);
             return sw;
         } catch (RuntimeException e) {
             if (ports != null) {
@@ -320,6 +365,33 @@ public final class DpdkSwitch {
         return core;
     }
 
+    private static void describeWorkers(SwitchConfig config, SwitchWorkers cores, Consumer<String> log) {
+        String sleep = config.idleSleepNanos() > 0
+                ? ", sleeps up to " + config.idleSleepNanos() / 1000 + " us when idle (poll.idleSleep)" : ", polls without pause";
+        List<SwitchConfig.Worker> workers = config.workers();
+        if (workers.size() == 1) {
+            String cpus = workers.getFirst().cpus();
+            log.accept("worker: one poll-mode thread owns the switch core and every port"
+                    + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus) + sleep);
+            return;
+        }
+        int[] workerOf = config.workerOf();
+        for (int w = 0; w < workers.size(); w++) {
+            List<String> owned = new ArrayList<>();
+            for (int p = 0; p < workerOf.length; p++) {
+                if (workerOf[p] == w) {
+                    owned.add(config.ports().get(p).name());
+                }
+            }
+            String cpus = workers.get(w).cpus();
+            log.accept("worker " + w + ": owns " + String.join(", ", owned) + (cpus == null ? ", not pinned" : ", pinned to CPUs "
+                    + cpus) + sleep);
+        }
+        log.accept("workers: " + workers.size() + " share one buffer; frames cross between them on rings; "
+                + cores.reserveBytes() + " B of the shared pool reserved for the workers' views of each other (at most "
+                + cores.stalenessBoundBytes() + " B behind per worker); learning is per worker");
+    }
+
     private static void describeMmu(SwitchConfig config, Consumer<String> log) {
         MmuConfig m = config.core().mmu();
         StringBuilder lossless = new StringBuilder();
@@ -363,9 +435,17 @@ public final class DpdkSwitch {
         return failure.get();
     }
 
-    /** The switch. Written by the worker thread: read it for status (recent, unordered values) or after {@link #stop}. */
-    public SwitchCore core() {
-        return worker.core();
+    /**
+     * The switch's cores, one per worker. Written by the worker threads: read them for status
+     * (recent, unordered values) or after {@link #stop}.
+     */
+    public SwitchWorkers cores() {
+        return group.cores();
+    }
+
+    /** The worker that owns {@code port}. */
+    private CoreWorker ownerOf(int port) {
+        return group.workers()[running.workerOf()[port]];
     }
 
     /**
@@ -373,12 +453,12 @@ public final class DpdkSwitch {
      * {@link System#nanoTime()} read it, so it can be set beside what other threads of this JVM timed.
      */
     public long systemNanos(long coreNanos) {
-        return worker.systemNanos(coreNanos);
+        return group.workers()[0].systemNanos(coreNanos);     // the workers of a switch read one clock
     }
 
     /** Frames the core sent on {@code port} that the port's TX queue refused after the retries (lost there). */
     public long txRefused(int port) {
-        return worker.txRefused(port);
+        return ownerOf(port).txRefused(port);
     }
 
     /**
@@ -405,12 +485,20 @@ public final class DpdkSwitch {
 
     /** Times the core needed an mbuf (PFC frame, flood copy) and the pool was empty. */
     public long allocationFailures() {
-        return worker.allocationFailures();
+        long n = 0;
+        for (CoreWorker w : group.workers()) {
+            n += w.allocationFailures();
+        }
+        return n;
     }
 
     /** The longest time between two poll-loop passes so far (the worst stall), in nanoseconds. */
     public long longestPassNanos() {
-        return worker.longestPassNanos();
+        long longest = 0;
+        for (CoreWorker w : group.workers()) {
+            longest = Math.max(longest, w.longestPassNanos());
+        }
+        return longest;
     }
 
     /**
@@ -420,7 +508,9 @@ public final class DpdkSwitch {
     public long[] stalls() {
         long[] s = new long[STALL_BOUNDS_NANOS.length];
         for (int b = 0; b < s.length; b++) {
-            s[b] = worker.stalls(b);
+            for (CoreWorker w : group.workers()) {
+                s[b] += w.stalls(b);
+            }
         }
         return s;
     }
@@ -430,28 +520,36 @@ public final class DpdkSwitch {
 
     /** Copies a clone port skipped while paused ({@code pfc: skip}), by switch port. */
     public long cloneSkipped(int port) {
-        return worker.cloneSkipped(port);
+        return ownerOf(port).cloneSkipped(port);
     }
 
     /** Copies a clone port could not make for want of an mbuf, by switch port. */
     public long cloneNoBuffer(int port) {
-        return worker.cloneNoBuffer(port);
+        return ownerOf(port).cloneNoBuffer(port);
     }
 
     /** Idle sleeps so far ({@code poll.idleSleep}). */
     public long idleSleeps() {
-        return worker.idleSleeps();
+        long n = 0;
+        for (CoreWorker w : group.workers()) {
+            n += w.idleSleeps();
+        }
+        return n;
     }
 
-    /** Poll-loop passes so far. */
-    /** The worker thread's id (for its allocation counter), or -1 before it started. */
-    public long workerThreadId() {
-        Thread t = thread;
-        return t == null ? -1 : t.threadId();
+    /** The worker threads' ids (for their allocation counters). */
+    public long[] workerThreadIds() {
+        Thread[] t = threads;
+        return t == null ? new long[0] : java.util.Arrays.stream(t).mapToLong(Thread::threadId).toArray();
     }
 
+    /** Poll-loop passes so far, every worker's. */
     public long passes() {
-        return worker.passes();
+        long n = 0;
+        for (CoreWorker w : group.workers()) {
+            n += w.passes();
+        }
+        return n;
     }
 
     public DpdkPorts ports() {
@@ -487,7 +585,7 @@ public final class DpdkSwitch {
         stopped = true;
         long drained = ports.drainRx();
         List<EthStats> nicStats = new ArrayList<>();
-        for (EthPort p : worker.ethPorts()) {
+        for (EthPort p : ethByPort) {
             nicStats.add(p == null ? null : p.stats());
         }
         ports.close();

@@ -15,19 +15,86 @@ import org.pfcswitch.core.CoreConfig;
  *
  * @param eal            how to start DPDK
  * @param ports          the switch ports, in switch-port order
- * @param workerCpus     CPU list the one worker thread is pinned to, or null (not pinned)
+ * @param workers        the poll-mode worker threads: each owns some device ports (and their clone
+ *                       ports) end to end; one worker owns them all by default
  * @param core           the switch: MMU (buffer, scheme, one MMU port per switch port), classifier,
  *                       forwarding entries, PFC pause quanta
  * @param idleSleepNanos 0: the worker polls without pause (a core of its own); otherwise, after a pass
  *                       with nothing to do, it sleeps up to this long (never past its next timer)
  */
-public record SwitchConfig(Eal eal, List<Port> ports, String workerCpus, CoreConfig core, long idleSleepNanos) {
+public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, CoreConfig core, long idleSleepNanos) {
 
     public SwitchConfig {
         ports = List.copyOf(ports);
+        workers = List.copyOf(workers);
         if (core.ports() != ports.size()) {
             throw new IllegalArgumentException("the switch core has " + core.ports() + " ports, the switch " + ports.size());
         }
+        int[] owner = new int[ports.size()];
+        java.util.Arrays.fill(owner, -1);
+        for (int w = 0; w < workers.size(); w++) {
+            for (int p : workers.get(w).ports()) {
+                if (p < 0 || p >= ports.size() || ports.get(p).isClone()) {
+                    throw new IllegalArgumentException("worker " + w + " names port " + p + ", which is no port with a device");
+                }
+                if (owner[p] >= 0) {
+                    throw new IllegalArgumentException("port " + ports.get(p).name() + " is owned by workers " + owner[p]
+                            + " and " + w);
+                }
+                owner[p] = w;
+            }
+        }
+        for (int p = 0; p < ports.size(); p++) {
+            if (!ports.get(p).isClone() && owner[p] < 0) {
+                throw new IllegalArgumentException("port " + ports.get(p).name() + " is owned by no worker");
+            }
+        }
+        if (workers.isEmpty()) {
+            throw new IllegalArgumentException("a switch needs at least one worker");
+        }
+    }
+
+    /**
+     * A poll-mode worker thread.
+     *
+     * @param cpus  CPU list it is pinned to, or null (not pinned)
+     * @param ports the switch ports with a device it owns (polls, admits for and sends on); the clone
+     *              ports of those ports are its too
+     */
+    public record Worker(String cpus, List<Integer> ports) {
+        public Worker {
+            ports = List.copyOf(ports);
+        }
+    }
+
+    /** One worker, not pinned, that owns every port with a device of {@code ports}. */
+    public static List<Worker> oneWorker(List<Port> ports) {
+        List<Integer> devices = new java.util.ArrayList<>();
+        for (int p = 0; p < ports.size(); p++) {
+            if (!ports.get(p).isClone()) {
+                devices.add(p);
+            }
+        }
+        return List.of(new Worker(null, devices));
+    }
+
+    /**
+     * By switch port, the index of the worker that owns it; a clone port belongs to its source's
+     * worker (its copies arrive where the source's frames do).
+     */
+    public int[] workerOf() {
+        int[] owner = new int[ports.size()];
+        for (int w = 0; w < workers.size(); w++) {
+            for (int p : workers.get(w).ports()) {
+                owner[p] = w;
+            }
+        }
+        for (int p = 0; p < ports.size(); p++) {
+            if (ports.get(p).device() instanceof Device.Clone c) {
+                owner[p] = owner[portIndex(c.source())];
+            }
+        }
+        return owner;
     }
 
     public enum Hugepages { AUTO, ON, OFF }
@@ -69,12 +136,12 @@ public record SwitchConfig(Eal eal, List<Port> ports, String workerCpus, CoreCon
 
     /** The same switch under another buffer-admission scheme. */
     public SwitchConfig withScheme(String scheme) {
-        return new SwitchConfig(eal, ports, workerCpus, core.withScheme(scheme), idleSleepNanos);
+        return new SwitchConfig(eal, ports, workers, core.withScheme(scheme), idleSleepNanos);
     }
 
     /** The same switch with shadow schemes beside the active one ({@link CoreConfig#shadows}; empty: none). */
     public SwitchConfig withShadows(List<String> shadows) {
-        return new SwitchConfig(eal, ports, workerCpus, core.withShadows(shadows), idleSleepNanos);
+        return new SwitchConfig(eal, ports, workers, core.withShadows(shadows), idleSleepNanos);
     }
 
     /** The ports with a device (DPDK opens these), in switch-port order. */

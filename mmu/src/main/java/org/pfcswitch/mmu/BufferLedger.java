@@ -50,6 +50,8 @@ public final class BufferLedger {
     private final int worker;
     /** Bytes charged since this ledger last published to its peers. */
     private long unpublished;
+    /** Something was charged or released since the last publication (an idle worker publishes nothing). */
+    private boolean changed;
 
     public BufferLedger(int ports) {
         this(ports, null, 0);
@@ -107,17 +109,21 @@ public final class BufferLedger {
         } else {
             egressLossy += bytes;
         }
-        if (peers != null && (unpublished += bytes) >= peers.quantumBytes()) {
-            publish();
+        if (peers != null) {
+            changed = true;
+            if ((unpublished += bytes) >= peers.quantumBytes()) {
+                publish();
+            }
         }
     }
 
     /** Lets the other workers see this ledger as it is now (a no-op for the only ledger of a buffer). */
     public void publish() {
-        if (peers != null) {
+        if (changed) {
             peers.publish(worker, privateUsed, sharedLossless, sharedLossy, headroomUsed, egressLossless, egressLossy,
                     egress, port, 8, P_EGRESS);
             unpublished = 0;
+            changed = false;
         }
     }
 
@@ -140,6 +146,7 @@ public final class BufferLedger {
             releasePrivate(i, p, left);
         }
         releaseEgress(egressKey, lossless, bytes);
+        changed = peers != null;
     }
 
     /** @return what is left to release after the headroom */

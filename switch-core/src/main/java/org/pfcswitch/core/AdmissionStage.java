@@ -6,6 +6,7 @@ import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.mmu.FlowControlListener;
+import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
@@ -15,7 +16,8 @@ import org.pfcswitch.mmu.Verdict;
  * The admission stage: a routed frame is charged to the shared buffer or dropped. The MMU's scheme
  * decides; the shadow schemes see the same arrival and only count; a dropped lossless frame is
  * counted with what its drop says about the cause (before or after the XOFF that should have
- * stopped it); an admitted frame goes to the {@link EgressStage} queue the link control picks.
+ * stopped it); an admitted frame goes to the {@link EgressStage} queue the link control picks, of
+ * this worker or, through {@link WorkerCrossings}, of the worker that owns the egress port.
  * Leaving frames come back here to be released ({@link #release}), and the RED/ECN decision is the
  * MMU's ({@link #markEcn}).
  *
@@ -44,16 +46,26 @@ final class AdmissionStage {
     private final boolean[] senderIgnoresPfc;
     /** Replaced only by {@link #install}, between two driver calls, on the thread that owns the core. */
     private Mmu mmu;
+    private final LedgerPeers peers;
+    private final int worker;
     /** The MMU's lossless priorities (follows {@link #install}). */
     private int losslessMask;
     /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
     private PfcWatchdog watchdog;
     private EgressStage egress;
+    /** The rings to the other workers, or null when one worker runs every port. */
+    private WorkerCrossings crossings;
 
-    AdmissionStage(CoreConfig config, Mmu mmu, PfcLink pfcLink, LinkControl link, EcnStage ecnStage,
-                   FrameCost frameCost, PacketMemory memory, FrameAllocator allocator, RandomSource random,
-                   SwitchCounters counters) {
+    /**
+     * @param peers  the other workers' ledgers when the switch's ports are split among workers, else null
+     * @param worker this worker's index among {@code peers}
+     */
+    AdmissionStage(CoreConfig config, Mmu mmu, LedgerPeers peers, int worker, PfcLink pfcLink, LinkControl link,
+                   EcnStage ecnStage, FrameCost frameCost, PacketMemory memory, FrameAllocator allocator,
+                   RandomSource random, SwitchCounters counters) {
         this.mmu = mmu;
+        this.peers = peers;
+        this.worker = worker;
         this.pfcLink = pfcLink;
         this.link = link;
         this.ecnStage = ecnStage;
@@ -69,9 +81,13 @@ final class AdmissionStage {
         this.senderIgnoresPfc = config.senderIgnoresPfc();
     }
 
-    /** Wiring, once, before the first frame: where admitted frames go and which queues are stormed. */
-    void connect(EgressStage egress, PfcWatchdog watchdog) {
+    /**
+     * Wiring, once, before the first frame: where admitted frames go (this worker's egress, or
+     * another worker's through {@code crossings}, null with one worker) and which queues are stormed.
+     */
+    void connect(EgressStage egress, WorkerCrossings crossings, PfcWatchdog watchdog) {
         this.egress = egress;
+        this.crossings = crossings;
         this.watchdog = watchdog;
     }
 
@@ -102,14 +118,20 @@ final class AdmissionStage {
             // the first frame since this queue's headroom was last empty: what its overflow is judged from
             dropLog.headroomAdmitted(inPort * PRIORITIES + priority, frame.destQp(), frame.psn(), now);
         }
-        egress.enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         if (ipv4Offset >= 0) {
             ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
         }
         int q = outPort * PRIORITIES + priority;
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
-        egress.serve(outPort, now);
+        if (crossings == null || crossings.owns(outPort)) {
+            egress.enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+            egress.serve(outPort, now);
+        } else if (!crossings.sendFrame(handle, inPort, priority, outPort, queue, length, ipv4Offset, shadowsHeld)) {
+            counters.crossingRingFull++;            // cannot happen with rings sized to the switch's frames
+            release(inPort, priority, outPort, length, shadowsHeld, now);
+            allocator.free(handle);
+        }
     }
 
     /** A lossless frame from {@code (inPort, priority)} was dropped: counted, and what the drop says about its cause kept. */
@@ -171,7 +193,8 @@ final class AdmissionStage {
      * @throws IllegalArgumentException bad parameters; nothing changed then
      */
     Mmu install(MmuConfig next) {
-        Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random);   // throws on bad parameters: nothing changed yet
+        // throws on bad parameters: nothing changed yet
+        Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random, peers, worker);
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
         losslessMask = next.losslessPriorityMask();

@@ -159,6 +159,72 @@ public final class CoreSnapshot {
         }
     }
 
+    /**
+     * Makes this the snapshot of a switch split among workers from each worker's own capture
+     * ({@code parts[w]}, taken on worker w's thread; {@link SwitchWorkers}): what belongs to a port
+     * comes from the worker that owns it (its ingress queues' bytes, thresholds and XOFF state, its
+     * egress queues' pauses), counters add up ({@link SwitchCounters#addFrom}), and the buffer-wide
+     * views, which each worker sees whole up to the staleness bound, take the largest.
+     */
+    public void merge(CoreSnapshot[] parts, int[] workerOf) {
+        CoreSnapshot first = parts[0];
+        nanos = first.nanos;
+        scheme = first.scheme;
+        bufferBytes = first.bufferBytes;
+        losslessMask = first.losslessMask;
+        pfcwd = first.pfcwd;
+        schemeStateName = first.schemeStateName;
+        counters.copyFrom(first.counters);
+        active.copyFrom(first.active);
+        for (int w = 1; w < parts.length; w++) {
+            counters.addFrom(parts[w].counters);
+            active.addFrom(parts[w].active);
+        }
+        for (int p = 0; p < ports; p++) {
+            CoreSnapshot owner = parts[workerOf[p]];
+            portXoff[p] = owner.portXoff[p];
+            senderIgnoresPfc[p] = owner.senderIgnoresPfc[p];
+            for (int q = 0; q < PRIORITIES; q++) {
+                int k = p * PRIORITIES + q;
+                ingressBytes[k] = owner.ingressBytes[k];
+                ingressHeadroomBytes[k] = owner.ingressHeadroomBytes[k];
+                egressBytes[k] = owner.egressBytes[k];
+                xoffThresholdBytes[k] = owner.xoffThresholdBytes[k];
+                xoffAdvertised[k] = owner.xoffAdvertised[k];
+                schemeState[k] = owner.schemeState[k];
+                egressPaused[k] = owner.egressPaused[k];
+                pfcwdStormed[k] = owner.pfcwdStormed[k];
+                egressPausedNanos[k] = owner.egressPausedNanos[k];
+            }
+        }
+        privateUsed = 0;
+        sharedLosslessUsed = 0;
+        sharedLossyUsed = 0;
+        headroomUsed = 0;
+        totalUsed = 0;
+        maxBufferBytes = 0;
+        losslessViolations = 0;
+        losslessViolationsObeying = 0;
+        losslessViolationsIgnoring = 0;
+        for (CoreSnapshot part : parts) {
+            privateUsed = Math.max(privateUsed, part.privateUsed);
+            sharedLosslessUsed = Math.max(sharedLosslessUsed, part.sharedLosslessUsed);
+            sharedLossyUsed = Math.max(sharedLossyUsed, part.sharedLossyUsed);
+            headroomUsed = Math.max(headroomUsed, part.headroomUsed);
+            totalUsed = Math.max(totalUsed, part.totalUsed);
+            maxBufferBytes = Math.max(maxBufferBytes, part.maxBufferBytes);
+            losslessViolations += part.losslessViolations;
+            losslessViolationsObeying += part.losslessViolationsObeying;
+            losslessViolationsIgnoring += part.losslessViolationsIgnoring;
+        }
+        org.pfcswitch.core.deadlock.DeadlockSnapshot[] views = new org.pfcswitch.core.deadlock.DeadlockSnapshot[parts.length];
+        for (int w = 0; w < parts.length; w++) {
+            views[w] = parts[w].deadlock;
+        }
+        deadlock.mergeWithoutDetection(views, workerOf);
+        shadowCount = 0;            // shadows run with one worker only
+    }
+
     public boolean isLossless(int priority) {
         return (losslessMask >>> priority & 1) != 0;
     }

@@ -47,6 +47,8 @@ final class EgressStage {
     private final long[] lastLineNanos;
     /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
     private final boolean shaped;
+    /** The rings to the other workers, or null when one worker runs every port. */
+    private WorkerCrossings crossings;
 
     /**
      * @param speedBps each port's line rate
@@ -81,7 +83,8 @@ final class EgressStage {
 
     /**
      * Queues an admitted frame at {@code (outPort, queue)} with what the stage needs when it leaves.
-     * The caller serves the port afterwards ({@link #serve}).
+     * The caller serves the port afterwards ({@link #serve}). {@code frame} is the parse of the frame
+     * for a link control that keeps per-flow state (BFC), or null when it crossed from another worker.
      *
      * @param shadowsHeld the shadow schemes that admitted it ({@link ShadowMmus#admit})
      */
@@ -207,9 +210,23 @@ final class EgressStage {
         sink.transmit(port, handle, length, now);
     }
 
-    /** The frame in {@code slot} left egress {@code (port, priority)}: released from the buffer. */
+    /**
+     * The frame in {@code slot} left egress {@code (port, priority)}: released from the buffer by the
+     * worker whose ledger charged it (this one's admission stage, or the ingress port's worker).
+     */
     private void release(int slot, int port, int priority, int length, long now) {
-        admission.release(slots.inPort[slot], priority, port, length, slots.shadows[slot] & 0xFF, now);
+        int inPort = slots.inPort[slot];
+        int held = slots.shadows[slot] & 0xFF;
+        if (crossings == null || crossings.owns(inPort)) {
+            admission.release(inPort, priority, port, length, held, now);
+        } else if (!crossings.sendRelease(inPort, priority, port, length, held)) {
+            counters.crossingRingFull++;            // cannot happen with rings sized to the switch's frames
+        }
+    }
+
+    /** The rings to the other workers (null with one worker); wiring, once, before the first frame. */
+    void connect(WorkerCrossings crossings) {
+        this.crossings = crossings;
     }
 
     /** The tx counters of a frame leaving queue {@code key} after {@code waited} ns. (Its own method: keeps {@link #transmitHead} inlinable.) */

@@ -96,22 +96,26 @@ public final class ForwardingTable {
         return e == 0 ? -1 : (int) (e & PORT_MASK) - 1;
     }
 
-    /** Records that {@code mac} is behind {@code port}; a no-op for multicast sources and static entries. */
-    public void learn(long mac, int port) {
+    /**
+     * Records that {@code mac} is behind {@code port}; a no-op for multicast sources and static entries.
+     *
+     * @return true when the table changed (a new station, or one that moved)
+     */
+    public boolean learn(long mac, int port) {
         if (MacAddress.isMulticast(mac)) {
-            return;                             // not a station: a bridge never learns a group address
+            return false;                       // not a station: a bridge never learns a group address
         }
         for (int i = index(mac); ; i = (i + 1) & mask) {
             long e = (long) SLOTS.getOpaque(slots, i);
             if (e == 0) {
-                insert(mac, port, false);
-                return;
+                return insert(mac, port, false);
             }
             if (e >>> 16 == mac) {
                 if ((e & STATIC_BIT) == 0 && (int) (e & PORT_MASK) != port + 1) {
                     SLOTS.setOpaque(slots, i, entry(mac, port, false));   // the station moved
+                    return true;
                 }
-                return;
+                return false;
             }
         }
     }

@@ -18,7 +18,8 @@ import org.pfcswitch.codec.PriorityClassifier;
  * {@link AdmissionStage}.
  *
  * <p><b>Owns</b>: the parse result of the frame in hand, the forwarding table (learned entries),
- * the ECMP groups, and the rx, parse-error, filter and flood counters. <b>Reads</b>: the PFC
+ * the ECMP groups, and the rx, parse-error, filter and flood counters. With several workers each
+ * keeps its own table and tells the others what it learns ({@link WorkerCrossings#sendLearned}). <b>Reads</b>: the PFC
  * watchdog's stormed queues (a stormed neighbour's own traffic is dropped here). Only the worker
  * that polls the frame's ingress port touches it.
  */
@@ -43,6 +44,8 @@ final class ReceiveStage {
     private final ParsedFrame parsed = new ParsedFrame();
     /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
     private final PfcWatchdog watchdog;
+    /** The rings to the other workers (stations learned here go to them), or null with one worker. */
+    private WorkerCrossings crossings;
 
     ReceiveStage(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator, LinkControl link,
                  PfcWatchdog watchdog, AdmissionStage admission, EgressStage egress, SwitchCounters counters) {
@@ -102,8 +105,8 @@ final class ReceiveStage {
             return;
         }
         long dst = parsed.dstMac();
-        if (table.learning()) {
-            table.learn(parsed.srcMac(), inPort);
+        if (table.learning() && table.learn(parsed.srcMac(), inPort) && crossings != null) {
+            crossings.sendLearned(parsed.srcMac(), inPort);     // the other workers forward to it too
         }
         int outPort = MacAddress.isMulticast(dst) ? -1 : route(dst);
         short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
@@ -148,6 +151,16 @@ final class ReceiveStage {
             admission.admit(parsed, inPort, priority, out, copy, length, ipv4Offset, now);
         }
         allocator.free(handle);
+    }
+
+    /** The rings to the other workers (null with one worker); wiring, once, before the first frame. */
+    void connect(WorkerCrossings crossings) {
+        this.crossings = crossings;
+    }
+
+    /** A station another worker learned on one of its ports: this worker forwards to it as well. */
+    void learnedElsewhere(long mac, int port) {
+        table.learn(mac, port);
     }
 
     ForwardingTable forwardingTable() {

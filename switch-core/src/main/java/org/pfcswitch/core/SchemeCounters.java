@@ -59,6 +59,39 @@ public final class SchemeCounters {
         this.maxBufferBytes = maxBufferBytes;
     }
 
+    /** Makes this a copy of {@code other}. */
+    public void copyFrom(SchemeCounters other) {
+        scheme = other.scheme;
+        System.arraycopy(other.xoff, 0, xoff, 0, xoff.length);
+        xoffTotal = other.xoffTotal;
+        xonTotal = other.xonTotal;
+        System.arraycopy(other.drops, 0, drops, 0, drops.length);
+        losslessDrops = other.losslessDrops;
+        admitted = other.admitted;
+        bufferBytes = other.bufferBytes;
+        maxBufferBytes = other.maxBufferBytes;
+    }
+
+    /**
+     * Adds another worker's counts of the same scheme ({@link SwitchWorkers}): each worker's MMU
+     * counts the decisions for its own ingress ports; the buffer in use and its maximum are each
+     * worker's view of the whole buffer, so the larger is kept.
+     */
+    public void addFrom(SchemeCounters other) {
+        for (int k = 0; k < xoff.length; k++) {
+            xoff[k] += other.xoff[k];
+        }
+        xoffTotal += other.xoffTotal;
+        xonTotal += other.xonTotal;
+        for (int r = 0; r < drops.length; r++) {
+            drops[r] += other.drops[r];
+        }
+        losslessDrops += other.losslessDrops;
+        admitted += other.admitted;
+        bufferBytes = Math.max(bufferBytes, other.bufferBytes);
+        maxBufferBytes = Math.max(maxBufferBytes, other.maxBufferBytes);
+    }
+
     /** A fresh copy of {@code mmu}'s counters (off the per-packet path: reports). */
     public static SchemeCounters of(Mmu mmu, long maxBufferBytes) {
         SchemeCounters c = new SchemeCounters(mmu.config().portCount());

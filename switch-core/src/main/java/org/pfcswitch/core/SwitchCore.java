@@ -3,6 +3,7 @@ package org.pfcswitch.core;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.core.deadlock.DeadlockWatch;
 import org.pfcswitch.core.deadlock.PfcPortState;
+import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
@@ -65,6 +66,8 @@ public final class SwitchCore implements PfcPortState {
     private final PfcWatchdog watchdog;
     /** The switch's own deadlock detection, or null (off, or under bfc, which runs no PFC). */
     private final DeadlockWatch deadlock;
+    /** The rings to the other workers' cores, or null when this core runs every port. */
+    private final WorkerCrossings crossings;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -83,7 +86,19 @@ public final class SwitchCore implements PfcPortState {
      */
     public SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator,
                       FrameSink sink, RandomSource random) {
+        this(config, model, memory, allocator, sink, random, null, null, 0);
+    }
+
+    /**
+     * Worker {@code worker}'s core of a switch whose ports are split among workers
+     * ({@link SwitchWorkers}): it polls, admits and sends for its own ports, hands frames for the
+     * others' ports to them through {@code crossings}, and keeps its part of the buffer in a ledger
+     * among {@code peers}. Both null: the whole switch.
+     */
+    SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
+               RandomSource random, WorkerCrossings crossings, LedgerPeers peers, int worker) {
         this.ports = config.ports();
+        this.crossings = crossings;
         long[] speedBps = new long[ports];
         long[] portMac = new long[ports];
         for (int p = 0; p < ports; p++) {
@@ -95,7 +110,7 @@ public final class SwitchCore implements PfcPortState {
         // The MMU reports XOFF/XON to the PFC link. The scheme decides which link control the ports
         // run: one that pauses per queue (bfc) raises no XOFF and brings its own backpressure state.
         PfcLink pfc = new PfcLink(speedBps, config.pauseQuanta(), model.pfc(), counters, timers, ports);
-        Mmu mmu = Mmu.create(config.mmu(), pfc.mmuListener(), random);
+        Mmu mmu = Mmu.create(config.mmu(), pfc.mmuListener(), random, peers, worker);
         EgressScheduler scheduler;
         if (config.mmu().upstreamPausing() == UpstreamPausing.PER_QUEUE) {
             this.pfcLink = null;
@@ -116,12 +131,14 @@ public final class SwitchCore implements PfcPortState {
             scheduler = model.scheduling().create(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         EcnStage ecn = EcnStage.of(model.ecnAt());
-        this.admission = new AdmissionStage(config, mmu, pfcLink, link, ecn, model.frameCost(), memory, allocator,
-                random, counters);
+        this.admission = new AdmissionStage(config, mmu, peers, worker, pfcLink, link, ecn, model.frameCost(), memory,
+                allocator, random, counters);
         this.egress = new EgressStage(config, speedBps, portMac, ecn, model.frameCost(), memory, allocator, sink, link,
                 scheduler, admission, counters, timers);
-        admission.connect(egress, watchdog);
+        admission.connect(egress, crossings, watchdog);
+        egress.connect(crossings);
         this.receive = new ReceiveStage(config, model, memory, allocator, link, watchdog, admission, egress, counters);
+        receive.connect(crossings);
         if (config.deadlock() != null && pfcLink != null) {
             deadlock = new DeadlockWatch(this, config.deadlock());
             timers.set(deadlockTimer(), config.deadlock().checkNanos());
@@ -162,6 +179,35 @@ public final class SwitchCore implements PfcPortState {
             }
         }
         egress.sendOwedControlFrames(now);
+    }
+
+    /**
+     * With several workers: takes what the other workers handed this one since the last call (the
+     * releases of frames this worker admitted, the stations they learned, then the frames admitted
+     * for its ports) and sends what that allows. Call it once per pass; a no-op for a core that runs every port.
+     *
+     * @return releases and frames taken (a bounded number per call: call again to take more)
+     */
+    public int onCrossings(long now) {
+        if (crossings == null) {
+            return 0;
+        }
+        int taken = crossings.takeReleases(admission, now) + crossings.takeLearned(receive)
+                + crossings.takeFrames(egress, now);
+        egress.sendOwedControlFrames(now);
+        return taken;
+    }
+
+    /**
+     * With several workers: publishes what this worker handed to the others since the last call and
+     * lets them see its part of the buffer as it is now ({@link LedgerPeers}). Call it at the end of
+     * every pass; a no-op for a core that runs every port.
+     */
+    public void publishToPeers() {
+        if (crossings != null) {
+            crossings.flush();
+            admission.mmu().ledger().publish();
+        }
     }
 
     /** When the core next needs {@link #onTimer}, or {@link #NO_TIMER}. */

@@ -114,6 +114,14 @@ public final class SwitchCounters {
     public final long[] floodNoBuffer;
     /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
     long maxBufferBytes;
+    /**
+     * With several workers: frames and releases a worker could not hand to another because the ring
+     * between them was full ({@link WorkerCrossings}); 0 in a correct run, since the rings hold as
+     * many frames as the switch can. A frame counted here was dropped and released.
+     */
+    public long crossingRingFull;
+    /** Every per-port and per-queue counter array above, in one fixed order (for {@link #copyFrom} and {@link #addFrom}). */
+    private final long[][] all;
 
     public SwitchCounters(int ports) {
         this.ports = ports;
@@ -154,6 +162,12 @@ public final class SwitchCounters {
         malformed = new long[ports];
         floodNoBuffer = new long[ports];
         parseErrors = new long[ports * PARSE_ERRORS];
+        all = new long[][] {
+            rxFrames, rxBytes, txFrames, txBytes, drops, losslessDrops, xoffSentSince, pfcwdStorms,
+            pfcwdRestorations, pfcwdDrops, pfcwdIngressDrops, pfcFramesRx, pfcFramesTx, pfcXoffRx, pfcXonRx,
+            pfcXoffTx, pfcXonTx, pauseFramesRx, controlNoBuffer, bfcPauseTx, bfcResumeTx, bfcBitmapTx, bfcControlRx,
+            bfcControlIgnored, bfcBadUpstreamQueue, foreignControl, ecnMarked, maxQueueBytes, queueDelaySumNanos,
+            queueDelayMaxNanos, filtered, flooded, malformed, parseErrors, floodNoBuffer};
     }
 
     private static final int PARSE_ERRORS = ParseError.values().length;
@@ -163,48 +177,54 @@ public final class SwitchCounters {
      * other threads, taken by the thread that owns {@code from}. Allocates nothing.
      */
     public void copyFrom(SwitchCounters from) {
-        if (from.ports != ports) {
-            throw new IllegalArgumentException("counters of " + from.ports + " ports copied into " + ports);
+        checkSameSize(from);
+        long[][] to = all;
+        long[][] source = from.all;
+        for (int i = 0; i < to.length; i++) {
+            System.arraycopy(source[i], 0, to[i], 0, to[i].length);
         }
-        System.arraycopy(from.rxFrames, 0, rxFrames, 0, rxFrames.length);
-        System.arraycopy(from.rxBytes, 0, rxBytes, 0, rxBytes.length);
-        System.arraycopy(from.txFrames, 0, txFrames, 0, txFrames.length);
-        System.arraycopy(from.txBytes, 0, txBytes, 0, txBytes.length);
-        System.arraycopy(from.drops, 0, drops, 0, drops.length);
-        System.arraycopy(from.losslessDrops, 0, losslessDrops, 0, losslessDrops.length);
-        System.arraycopy(from.xoffSentSince, 0, xoffSentSince, 0, xoffSentSince.length);
-        System.arraycopy(from.pfcwdStorms, 0, pfcwdStorms, 0, pfcwdStorms.length);
-        System.arraycopy(from.pfcwdRestorations, 0, pfcwdRestorations, 0, pfcwdRestorations.length);
-        System.arraycopy(from.pfcwdDrops, 0, pfcwdDrops, 0, pfcwdDrops.length);
-        System.arraycopy(from.pfcwdIngressDrops, 0, pfcwdIngressDrops, 0, pfcwdIngressDrops.length);
-        System.arraycopy(from.pfcFramesRx, 0, pfcFramesRx, 0, pfcFramesRx.length);
-        System.arraycopy(from.pfcFramesTx, 0, pfcFramesTx, 0, pfcFramesTx.length);
-        System.arraycopy(from.pfcXoffRx, 0, pfcXoffRx, 0, pfcXoffRx.length);
-        System.arraycopy(from.pfcXonRx, 0, pfcXonRx, 0, pfcXonRx.length);
-        System.arraycopy(from.pfcXoffTx, 0, pfcXoffTx, 0, pfcXoffTx.length);
-        System.arraycopy(from.pfcXonTx, 0, pfcXonTx, 0, pfcXonTx.length);
-        System.arraycopy(from.pauseFramesRx, 0, pauseFramesRx, 0, pauseFramesRx.length);
-        System.arraycopy(from.controlNoBuffer, 0, controlNoBuffer, 0, controlNoBuffer.length);
-        System.arraycopy(from.bfcPauseTx, 0, bfcPauseTx, 0, bfcPauseTx.length);
-        System.arraycopy(from.bfcResumeTx, 0, bfcResumeTx, 0, bfcResumeTx.length);
-        System.arraycopy(from.bfcBitmapTx, 0, bfcBitmapTx, 0, bfcBitmapTx.length);
-        System.arraycopy(from.bfcControlRx, 0, bfcControlRx, 0, bfcControlRx.length);
-        System.arraycopy(from.bfcControlIgnored, 0, bfcControlIgnored, 0, bfcControlIgnored.length);
-        System.arraycopy(from.bfcBadUpstreamQueue, 0, bfcBadUpstreamQueue, 0, bfcBadUpstreamQueue.length);
-        System.arraycopy(from.foreignControl, 0, foreignControl, 0, foreignControl.length);
-        System.arraycopy(from.ecnMarked, 0, ecnMarked, 0, ecnMarked.length);
-        System.arraycopy(from.maxQueueBytes, 0, maxQueueBytes, 0, maxQueueBytes.length);
-        System.arraycopy(from.queueDelaySumNanos, 0, queueDelaySumNanos, 0, queueDelaySumNanos.length);
-        System.arraycopy(from.queueDelayMaxNanos, 0, queueDelayMaxNanos, 0, queueDelayMaxNanos.length);
-        System.arraycopy(from.filtered, 0, filtered, 0, filtered.length);
-        System.arraycopy(from.flooded, 0, flooded, 0, flooded.length);
-        System.arraycopy(from.malformed, 0, malformed, 0, malformed.length);
-        System.arraycopy(from.parseErrors, 0, parseErrors, 0, parseErrors.length);
-        System.arraycopy(from.floodNoBuffer, 0, floodNoBuffer, 0, floodNoBuffer.length);
         losslessDropsBeforeXoffSent = from.losslessDropsBeforeXoffSent;
         obeyingDropsBeforeXoffSent = from.obeyingDropsBeforeXoffSent;
         obeyingDropMinNanosAfterXoff = from.obeyingDropMinNanosAfterXoff;
         losslessDropMaxNanosAfterXoff = from.losslessDropMaxNanosAfterXoff;
+        copyLastLosslessDrop(from);
+        maxBufferBytes = from.maxBufferBytes;
+        crossingRingFull = from.crossingRingFull;
+    }
+
+    /**
+     * Adds {@code from}, the counters of another worker of the same switch ({@link SwitchWorkers}):
+     * counts add up, maxima take the larger, the last lossless drop is the later of the two, and a
+     * per-queue state (when an XOFF episode began) comes from the worker that owns the queue (the
+     * other one never set it). The most buffer used is the larger worker's view of the whole buffer.
+     */
+    public void addFrom(SwitchCounters from) {
+        checkSameSize(from);
+        long[][] to = all;
+        long[][] source = from.all;
+        for (int i = 0; i < to.length; i++) {
+            long[] a = to[i];
+            long[] b = source[i];
+            boolean max = a == maxQueueBytes || a == queueDelayMaxNanos || a == xoffSentSince;
+            for (int k = 0; k < a.length; k++) {
+                a[k] = max ? Math.max(a[k], b[k]) : a[k] + b[k];
+            }
+        }
+        losslessDropsBeforeXoffSent += from.losslessDropsBeforeXoffSent;
+        obeyingDropsBeforeXoffSent += from.obeyingDropsBeforeXoffSent;
+        if (from.obeyingDropMinNanosAfterXoff >= 0 && (obeyingDropMinNanosAfterXoff < 0
+                || from.obeyingDropMinNanosAfterXoff < obeyingDropMinNanosAfterXoff)) {
+            obeyingDropMinNanosAfterXoff = from.obeyingDropMinNanosAfterXoff;
+        }
+        losslessDropMaxNanosAfterXoff = Math.max(losslessDropMaxNanosAfterXoff, from.losslessDropMaxNanosAfterXoff);
+        if (from.lastLosslessDropPort >= 0 && (lastLosslessDropPort < 0 || from.lastLosslessDropAt > lastLosslessDropAt)) {
+            copyLastLosslessDrop(from);
+        }
+        maxBufferBytes = Math.max(maxBufferBytes, from.maxBufferBytes);
+        crossingRingFull += from.crossingRingFull;
+    }
+
+    private void copyLastLosslessDrop(SwitchCounters from) {
         lastLosslessDropPort = from.lastLosslessDropPort;
         lastLosslessDropPriority = from.lastLosslessDropPriority;
         lastLosslessDropVerdict = from.lastLosslessDropVerdict;
@@ -212,8 +232,14 @@ public final class SwitchCounters {
         lastLosslessDropIngressBytes = from.lastLosslessDropIngressBytes;
         lastLosslessDropHeadroomBytes = from.lastLosslessDropHeadroomBytes;
         lastLosslessDropNanosAfterXoff = from.lastLosslessDropNanosAfterXoff;
-        maxBufferBytes = from.maxBufferBytes;
     }
+
+    private void checkSameSize(SwitchCounters from) {
+        if (from.ports != ports) {
+            throw new IllegalArgumentException("counters of " + from.ports + " ports copied into " + ports);
+        }
+    }
+
 
     /** Frames received on {@code port} whose parse ended with {@code error}. */
     public long parseErrors(int port, ParseError error) {

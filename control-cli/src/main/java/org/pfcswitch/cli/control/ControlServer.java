@@ -242,7 +242,12 @@ public final class ControlServer implements AutoCloseable {
         }
         try {
             org.pfcswitch.core.trace.TraceRecorder recorder = new org.pfcswitch.core.trace.TraceRecorder(every, TRACE_RING_RECORDS);
-            long origin = sw.startTrace(recorder, WORKER_TIMEOUT_NANOS);
+            long origin;
+            try {
+                origin = sw.startTrace(recorder, WORKER_TIMEOUT_NANOS);
+            } catch (IllegalArgumentException e) {
+                throw new ApiError(409, e.getMessage());       // e.g. a switch of several workers
+            }
             log.accept("control: trace of " + duration / 1_000_000 + " ms every " + every / 1000 + " us started");
             ex.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
             ex.sendResponseHeaders(200, 0);

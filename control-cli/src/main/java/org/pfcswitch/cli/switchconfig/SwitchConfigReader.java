@@ -32,8 +32,9 @@ import org.pfcswitch.mmu.MmuConfig;
  *   mbufs: 0                 #   packet pool size; 0 = sized from the ports
  *   logLevel: "*:warning"
  *   extraArgs: []            #   appended to the EAL command line as given
- * workers: 1                 # one worker thread owns the core and every port; to pin it:
- *   # - {cpu: 1, ports: [h0, h1]}  (ports optional; if given, every port with a device)
+ * workers: 1                 # poll-mode threads; N deals the ports with a device out in turn. Or a list,
+ *   # - {cpu: 1, ports: [h0, h2]}   one entry per worker: its CPUs and the ports it owns (each port
+ *   # - {cpu: 2, ports: [h1]}       with a device in exactly one; a clone port goes with its source)
  * ports:                     # switch port i is the i-th entry
  *   - name: h0
  *     device: "net_af_packet0,iface=pfcsw-h0"   # or a PCI address 0000:3b:00.0, net_af_xdp0,iface=..., net_ring0, ...
@@ -78,12 +79,16 @@ public final class SwitchConfigReader {
         root.allowOnly("eal", "workers", "ports", "forwarding", "classification", "mmu", "pfc", "pfcwd", "deadlock", "poll", "testbed");
         SwitchConfig.Eal eal = eal(root);
         List<SwitchConfig.Port> ports = ports(root);
-        String workerCpus = workerCpus(root, ports.stream().filter(p -> !p.isClone()).toList());
+        List<SwitchConfig.Worker> workers = workers(root, ports);
         List<MmuConfigLoader.PortLink> links = new ArrayList<>();
         for (SwitchConfig.Port p : ports) {
             links.add(new MmuConfigLoader.PortLink(p.speedBps(), p.cableDelayNanos()));
         }
         MmuConfig mmu = MmuConfigLoader.load(root, schemeOverride, links, "ports: entries");
+        if (workers.size() > 1 && mmu.upstreamPausing() != org.pfcswitch.mmu.UpstreamPausing.PFC) {
+            throw root.error("workers", mmu.scheme() + " keeps per-flow queue state at the egress that the ingress"
+                    + " worker would need: run it with workers: 1");
+        }
         CoreConfig.Builder core = CoreConfig.builder(mmu).classifier(classifier(root));
         ConfigNode fwd = root.optionalChild("forwarding").orElse(ConfigNode.parse(root.file(), "{}"));
         fwd.allowOnly("learning", "tableSize", "staticMacs");
@@ -107,12 +112,12 @@ public final class SwitchConfigReader {
         core.pauseQuanta(root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
                 .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA));
         core.pfcwd(org.pfcswitch.testbed.config.PfcWatchdogLoader.read(root));
-        core.deadlock(deadlock(root));
+        core.deadlock(deadlock(root, workers.size()));
         long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");
         }
-        return new SwitchConfig(eal, ports, workerCpus, core.build(), idleSleep);
+        return new SwitchConfig(eal, ports, workers, core.build(), idleSleep);
     }
 
     /**
@@ -121,13 +126,18 @@ public final class SwitchConfigReader {
      * still count it as the same deadlock (a worker stall lets a frozen loop move for a moment). A check more often than every 100 us would cost the worker more than it
      * tells (a deadlock lasts); one rarer than 10 s, or a persist over an hour, reports too late to help.
      */
-    private static DeadlockConfig deadlock(ConfigNode root) {
+    /** The deadlock section; with several workers absent means off (the search needs every port in one core). */
+    private static DeadlockConfig deadlock(ConfigNode root, int workers) {
         if (!root.has("deadlock")) {
-            return DeadlockConfig.DEFAULTS;
+            return workers == 1 ? DeadlockConfig.DEFAULTS : null;
         }
         ConfigNode d = root.child("deadlock").allowOnly("enabled", "check", "persist", "grace");
         if (!d.bool("enabled", true)) {
             return null;
+        }
+        if (workers > 1) {
+            throw d.error("enabled", "deadlock detection searches the ports of one core: with " + workers
+                    + " workers give deadlock: {enabled: false}, or run one worker");
         }
         long check = d.nanos("check", DeadlockConfig.DEFAULTS.checkNanos());
         if (check < 100_000 || check > 10_000_000_000L) {
@@ -257,54 +267,93 @@ public final class SwitchConfigReader {
     }
 
     /**
-     * {@code workers: 1} (not pinned) or {@code workers: [{cpu: 2, ports: [h0, h1]}]}: one worker
-     * thread owns the switch core and every port; its {@code ports}, when given, must name every
-     * port with a device. Returns its CPU list, or null.
+     * {@code workers: N} (N threads, not pinned, the ports with a device dealt out in turn: the
+     * first to worker 0, the second to worker 1, ...) or a list, one entry per worker:
+     * {@code [{cpu: 2, ports: [h0, h2]}, {cpu: 3, ports: [h1]}]}, where each port with a device is
+     * named by exactly one worker ({@code ports} may be left out with one worker: it owns them all).
+     * Clone ports follow their source port's worker.
      */
-    private static String workerCpus(ConfigNode root, List<SwitchConfig.Port> devicePorts) {
+    private static List<SwitchConfig.Worker> workers(ConfigNode root, List<SwitchConfig.Port> ports) {
+        List<Integer> devices = new ArrayList<>();
+        for (int p = 0; p < ports.size(); p++) {
+            if (!ports.get(p).isClone()) {
+                devices.add(p);
+            }
+        }
         if (!root.has("workers")) {
-            return null;
+            return SwitchConfig.oneWorker(ports);
         }
         List<ConfigNode> list;
         try {
-            root.integer("workers", 1, 1, 1);
-            return null;
-        } catch (ConfigException notOne) {
+            int n = root.integer("workers", 1, 1, Math.max(1, devices.size()));
+            List<SwitchConfig.Worker> workers = new ArrayList<>();
+            for (int w = 0; w < n; w++) {
+                List<Integer> owned = new ArrayList<>();
+                for (int i = w; i < devices.size(); i += n) {
+                    owned.add(devices.get(i));
+                }
+                workers.add(new SwitchConfig.Worker(null, owned));
+            }
+            return workers;
+        } catch (ConfigException notACount) {
             try {
                 list = root.children("workers");
             } catch (ConfigException notAList) {
-                throw root.error("workers", "the switch core runs on one worker thread that owns every port:"
-                        + " give workers: 1 or one entry like [{cpu: 2, ports: [" + names(devicePorts) + "]}]");
+                throw root.error("workers", "give a count from 1 to " + devices.size() + " (the ports with a device)"
+                        + " or one entry per worker like [{cpu: 2, ports: [" + names(devicePorts(ports)) + "]}]");
             }
         }
-        if (list.size() != 1) {
-            throw root.error("workers", "the switch core runs on one worker thread that owns every port;"
-                    + " give one entry, not " + list.size());
+        if (list.isEmpty() || list.size() > devices.size()) {
+            throw root.error("workers", "give 1 to " + devices.size() + " workers (each owns at least one port with a"
+                    + " device), not " + list.size());
         }
-        ConfigNode w = list.getFirst();
-        w.allowOnly("cpu", "ports");
-        String cpus = w.has("cpu") ? w.string("cpu") : null;
-        if (cpus != null) {
-            try {
-                ThreadAffinity.parseCpuList(cpus);
-            } catch (IllegalArgumentException e) {
-                throw w.error("cpu", e.getMessage());
-            }
-        }
-        if (w.has("ports")) {
-            List<String> owned = w.strings("ports");
-            for (String name : owned) {
-                if (indexOf(devicePorts, name) < 0) {
-                    throw w.error("ports", "no port with a device is called '" + name + "' (ports: " + names(devicePorts) + ")");
+        List<SwitchConfig.Worker> workers = new ArrayList<>();
+        List<String> taken = new ArrayList<>();
+        for (ConfigNode w : list) {
+            w.allowOnly("cpu", "ports");
+            String cpus = w.has("cpu") ? w.string("cpu") : null;
+            if (cpus != null) {
+                try {
+                    ThreadAffinity.parseCpuList(cpus);
+                } catch (IllegalArgumentException e) {
+                    throw w.error("cpu", e.getMessage());
                 }
             }
-            for (SwitchConfig.Port p : devicePorts) {
-                if (!owned.contains(p.name())) {
-                    throw w.error("ports", "port " + p.name() + " is owned by no worker (the one worker owns every port)");
+            if (!w.has("ports")) {
+                if (list.size() > 1) {
+                    throw w.error("ports", "with several workers each names the ports it owns");
                 }
+                workers.add(new SwitchConfig.Worker(cpus, devices));
+                continue;
+            }
+            List<Integer> owned = new ArrayList<>();
+            for (String name : w.strings("ports")) {
+                int index = indexOf(ports, name);
+                if (index < 0 || ports.get(index).isClone()) {
+                    throw w.error("ports", "no port with a device is called '" + name + "' (ports: "
+                            + names(devicePorts(ports)) + "; a clone port goes with its source)");
+                }
+                if (taken.contains(name)) {
+                    throw w.error("ports", "port " + name + " is owned by another worker already");
+                }
+                taken.add(name);
+                owned.add(index);
+            }
+            if (owned.isEmpty()) {
+                throw w.error("ports", "a worker owns at least one port");
+            }
+            workers.add(new SwitchConfig.Worker(cpus, owned));
+        }
+        for (int p : devices) {
+            if (!taken.contains(ports.get(p).name()) && list.size() > 1) {
+                throw root.error("workers", "port " + ports.get(p).name() + " is owned by no worker");
             }
         }
-        return cpus;
+        return workers;
+    }
+
+    private static List<SwitchConfig.Port> devicePorts(List<SwitchConfig.Port> ports) {
+        return ports.stream().filter(p -> !p.isClone()).toList();
     }
 
     private static int indexOf(List<SwitchConfig.Port> ports, String name) {

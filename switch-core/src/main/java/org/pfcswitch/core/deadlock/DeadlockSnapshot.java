@@ -62,6 +62,37 @@ public final class DeadlockSnapshot {
         edgeTarget = new int[edges];
     }
 
+    /**
+     * The view of a switch split among workers, which runs no detection of its own (it would need
+     * every worker's ports in one search): off, no edges; each port's MAC and its PFC sender from the
+     * worker that owns the port ({@code parts[workerOf[p]]}).
+     */
+    public void mergeWithoutDetection(DeadlockSnapshot[] parts, int[] workerOf) {
+        enabled = false;
+        checkNanos = 0;
+        persistNanos = 0;
+        graceNanos = 0;
+        checks = 0;
+        deadlocks = 0;
+        present = false;
+        watched.length = 0;
+        reportCount = 0;
+        edgeCount = 0;
+        for (int p = 0; p < ports; p++) {
+            DeadlockSnapshot owner = parts[workerOf[p]];
+            portMac[p] = owner.portMac[p];
+            pfcSenderMac[p] = owner.pfcSenderMac[p];
+        }
+        for (int p = 0; p < ports; p++) {
+            pfcSenderPort[p] = -1;
+            for (int own = 0; own < ports && pfcSenderMac[p] != 0; own++) {
+                if (portMac[own] == pfcSenderMac[p]) {
+                    pfcSenderPort[p] = own;
+                }
+            }
+        }
+    }
+
     /** Copies the state of {@code core} and its watch {@code w} (null: off) at {@code now}. Call on the thread that owns the core. */
     public void capture(PfcPortState core, DeadlockWatch w, long now) {
         enabled = w != null;

@@ -1,0 +1,91 @@
+package org.pfcswitch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code run} with two workers on real DPDK: ControlApiTest's flooded switch, its net_null port
+ * (worker 1) sending everything to its ring port (worker 0), so every frame crosses between the
+ * workers and the congested egress is on the other worker than its sender. The control API shows
+ * the switch as one (counters of both workers, each port's state from its owner), what needs one
+ * worker is refused with a reason, PFC goes out, and every mbuf comes back, those in the rings
+ * between the workers included.
+ */
+class RunWorkersTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoWorkersForwardAcrossEachOtherAndShowAsOneSwitch() throws Exception {
+        NetnsLab.requireRootAndTools();
+        Path cfg = dir.resolve("switch.yaml");
+        Files.writeString(cfg, "eal: {hugepages: off}\nworkers: 2\n" + ControlApiTest.FLOOD_SWITCH);
+        int port = ControlApiTest.freePort();
+        String api = "http://127.0.0.1:" + port;
+        Path token = dir.resolve("control.token");
+        HttpClient http = HttpClient.newHttpClient();
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port),
+                "--token-file", token.toString())) {
+            sw.awaitLine("control API on " + api, Duration.ofSeconds(60));
+            String startLog = sw.stdout();
+            assertTrue(startLog.contains("worker 0: owns loop") && startLog.contains("worker 1: owns sink"), startLog);
+            assertTrue(startLog.matches("(?s).*workers: 2 share one buffer.* \\d+ B of the shared pool reserved.*"), startLog);
+
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            JsonNode pfc = show(http, api, "pfc");
+            while (pfc.get("ports").get(1).get("pause_sent").get(3).asLong() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                pfc = show(http, api, "pfc");
+            }
+            assertTrue(pfc.get("ports").get(1).get("pause_sent").get(3).asLong() > 0,
+                    "worker 1 pauses sink when loop's queue on worker 0 fills: " + pfc);
+            JsonNode ports = show(http, api, "ports").get("ports");
+            long rxSink = ports.get(1).get("rx_frames").asLong();
+            long txLoop = ports.get(0).get("tx_frames").asLong();
+            assertTrue(rxSink > 1000 && txLoop > 1000, "frames from worker 1's port left by worker 0's: " + ports);
+            String metrics = http.send(HttpRequest.newBuilder(URI.create(api + "/metrics")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.matches("(?s).*pfcswitch_rx_frames_total\\{[^}]*port=\"sink\"[^}]*priority=\"3\"[^}]*} [1-9].*"),
+                    "/metrics counts what worker 1 received");
+            assertTrue(metrics.matches("(?s).*pfcswitch_tx_frames_total\\{[^}]*port=\"loop\"[^}]*priority=\"3\"[^}]*} [1-9].*"),
+                    "/metrics counts what worker 0 sent");
+
+            String t = Files.readString(token).strip();
+            HttpResponse<String> refused = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/scheme"))
+                    .header("Authorization", "Bearer " + t)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"scheme\":\"dsh\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(409, refused.statusCode(), refused.body());
+            assertTrue(refused.body().contains("needs one worker"), refused.body());
+
+            assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + sw.stderr());
+            String log = sw.stdout();
+            assertTrue(log.contains("(all returned)"), log);
+            assertTrue(log.matches("(?s).*counters sink: rx [1-9].*"), log);
+            assertTrue(log.matches("(?s).*counters loop: rx \\d+.*, tx [1-9].*"), log);
+        }
+    }
+
+    private static JsonNode show(HttpClient http, String api, String view) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/show/" + view)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return JSON.readTree(r.body());
+    }
+}

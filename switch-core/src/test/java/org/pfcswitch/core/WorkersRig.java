@@ -1,0 +1,258 @@
+package org.pfcswitch.core;
+
+import java.lang.foreign.MemorySegment;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.Ipv4;
+import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.RoceFrameBuilder;
+import org.pfcswitch.mmu.RandomSource;
+
+/**
+ * A switch split among workers ({@link SwitchWorkers}), hosts that obey PFC on every port, and
+ * virtual time, all on the test's thread. Each worker's core handles its own ports' arrivals and
+ * timers at their exact times (as one worker would); what crosses between workers (frames, releases,
+ * the ledgers' published counts) moves only when the receiving worker runs a <em>pass</em>, every
+ * {@code passNanos} plus a random jitter and now and then a long stall, as a real worker's loop
+ * would. So the test sees what splitting the switch adds: frames that wait in a ring, releases that
+ * come back late, and stale views of the shared buffer.
+ *
+ * <p>Host h (behind port h) sends {@code framesPerHost} RoCE frames of priority 3 back to back at
+ * line rate to destinations the test draws, and pauses when the switch's PFC frames reach it (a
+ * frame on the line finishes); cables take {@link #CABLE_NANOS} each way, as the MMU's headroom
+ * formula assumes.
+ */
+final class WorkersRig extends SlotSlab {
+
+    static final long CABLE_NANOS = 1_000;
+
+    private record Event(long at, long seq, int kind, int port, long handle) {}
+
+    private static final int TO_SWITCH = 0;
+    private static final int TO_HOST = 1;
+    private static final int HOST_SEND = 2;
+
+    final SwitchWorkers workers;
+    private final int ports;
+    private final long[] speed;
+    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.at != b.at
+            ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
+    private long seq;
+    private final SplittableRandom random;
+    private final long passNanos;
+    private final long[] nextPass;
+    private final RoceFrameBuilder roce = new RoceFrameBuilder();
+    private final ParsedFrame parsed = new ParsedFrame();
+    private final int[] destinations;          // by host: the destination of each frame it sends, in order
+    private final int[] framesLeft;
+    private final int[] payload;
+    private final long[] pausedUntil;          // by host: its priority 3 is paused until then
+    private final boolean[] sending;           // by host: a HOST_SEND event is pending
+    final long[] sent;
+    final long[] delivered;
+    long pfcFramesToHosts;
+    private long now;
+
+    /**
+     * @param workerOf   by port, its worker
+     * @param incastTo   the host most frames go to
+     * @param incastShare the share of frames that go to {@code incastTo}; the rest to any other host
+     */
+    WorkersRig(CoreConfig config, int[] workerOf, long seed, int framesPerHost, int incastTo, double incastShare,
+               long passNanos) {
+        super(1 << 15);
+        this.ports = config.ports();
+        this.random = new SplittableRandom(seed);
+        this.passNanos = passNanos;
+        int n = Math.max(1, java.util.Arrays.stream(workerOf).max().orElse(0) + 1);
+        FrameAllocator[] allocators = new FrameAllocator[n];
+        FrameSink[] sinks = new FrameSink[n];
+        RandomSource[] randoms = new RandomSource[n];
+        for (int w = 0; w < n; w++) {
+            allocators[w] = this;
+            sinks[w] = this::transmit;
+            randoms[w] = RandomSource.seeded(seed * 31 + w);
+        }
+        this.workers = SwitchWorkers.create(config, SwitchModel.DEFAULT, workerOf, this, allocators, sinks, randoms,
+                1 << 15);
+        this.speed = new long[ports];
+        this.nextPass = new long[n];
+        this.destinations = new int[ports * framesPerHost];
+        this.framesLeft = new int[ports];
+        this.payload = new int[ports * framesPerHost];
+        this.pausedUntil = new long[ports];
+        this.sending = new boolean[ports];
+        this.sent = new long[ports];
+        this.delivered = new long[ports];
+        for (int p = 0; p < ports; p++) {
+            speed[p] = config.speedBps(p);
+            framesLeft[p] = framesPerHost;
+            for (int i = 0; i < framesPerHost; i++) {
+                int d = random.nextDouble() < incastShare ? incastTo : random.nextInt(ports);
+                destinations[p * framesPerHost + i] = d == p ? (p + 1) % ports : d;
+                payload[p * framesPerHost + i] = 64 + random.nextInt(1400 - 64);
+            }
+            schedule(random.nextLong(2_000), HOST_SEND, p, 0);
+            sending[p] = true;
+        }
+        for (int w = 0; w < n; w++) {
+            nextPass[w] = random.nextLong(passNanos);
+        }
+    }
+
+    private void schedule(long at, int kind, int port, long handle) {
+        events.add(new Event(at, seq++, kind, port, handle));
+    }
+
+    private void transmit(int port, long handle, int len, long start) {
+        schedule(start + LineRate.nanos(len, speed[port]) + CABLE_NANOS, TO_HOST, port, handle);
+    }
+
+    /** Runs until nothing is left to happen (every frame delivered or dropped) or {@code until}. */
+    void run(long until) {
+        while (true) {
+            long next = events.isEmpty() ? Long.MAX_VALUE : events.peek().at;
+            int kind = 0;          // 0 = event, 1 = timer of worker w, 2 = pass of worker w
+            int worker = -1;
+            for (int w = 0; w < workers.workers(); w++) {
+                long due = workers.core(w).nextTimerDue();
+                if (due < next) {
+                    next = due;
+                    kind = 1;
+                    worker = w;
+                }
+            }
+            boolean busy = next != Long.MAX_VALUE || framesInSwitch() > 0;
+            for (int w = 0; w < workers.workers() && workers.workers() > 1 && busy; w++) {
+                if (nextPass[w] < next) {
+                    next = nextPass[w];
+                    kind = 2;
+                    worker = w;
+                }
+            }
+            if (next == Long.MAX_VALUE) {
+                settle();
+                return;
+            }
+            if (next > until) {
+                return;
+            }
+            now = Math.max(now, next);
+            if (kind == 1) {
+                workers.core(worker).onTimer(now);
+            } else if (kind == 2) {
+                pass(worker);
+            } else {
+                handle(events.poll());
+            }
+        }
+    }
+
+    /** One worker's pass: takes what crossed to it, publishes what it handed on; the next one after a jitter or, rarely, a stall. */
+    private void pass(int w) {
+        SwitchCore core = workers.core(w);
+        core.onCrossings(now);
+        core.publishToPeers();
+        long gap = passNanos + random.nextLong(passNanos);
+        if (random.nextInt(200) == 0) {
+            gap += 50 * passNanos;          // the OS took the core away for a while
+        }
+        nextPass[w] = now + gap;
+    }
+
+    /** Nothing left to send: every worker flushes and takes what is still in the rings (the last releases). */
+    private void settle() {
+        for (int taken = 1; taken > 0; ) {
+            taken = 0;
+            for (int w = 0; w < workers.workers(); w++) {
+                workers.core(w).publishToPeers();
+            }
+            for (int w = 0; w < workers.workers(); w++) {
+                taken += workers.core(w).onCrossings(now);
+            }
+        }
+    }
+
+    private int framesInSwitch() {
+        int n = 0;
+        for (int w = 0; w < workers.workers(); w++) {
+            n += workers.core(w).framesHeld();
+        }
+        return n + (buffersInUse() > 0 ? 1 : 0);
+    }
+
+    private void handle(Event e) {
+        switch (e.kind) {
+            case TO_SWITCH -> {
+                SwitchCore core = workers.core(workers.workerOf(e.port));
+                core.onFrame(e.port, e.handle, now);
+                if (workers.workers() > 1) {
+                    core.publishToPeers();      // as the end of a burst; crossings still wait for the next pass
+                }
+            }
+            case TO_HOST -> hostReceives(e.port, e.handle);
+            case HOST_SEND -> hostSends(e.port);
+            default -> throw new IllegalStateException();
+        }
+    }
+
+    private void hostReceives(int host, long handle) {
+        FrameParser.parse(slab, offset(handle), length(handle), parsed);
+        if (parsed.isPfc()) {
+            pfcFramesToHosts++;
+            if ((parsed.classEnable() >>> 3 & 1) != 0) {
+                int quanta = parsed.quanta(3);
+                pausedUntil[host] = quanta == 0 ? now
+                        : now + (long) quanta * MacControl.BITS_PER_QUANTUM * 1_000_000_000L / speed[host];
+                if (quanta == 0 && !sending[host] && framesLeft[host] > 0) {
+                    schedule(now, HOST_SEND, host, 0);
+                    sending[host] = true;
+                }
+            }
+        } else {
+            delivered[host]++;
+        }
+        free(handle);
+    }
+
+    private void hostSends(int host) {
+        sending[host] = false;
+        if (framesLeft[host] == 0) {
+            return;
+        }
+        if (pausedUntil[host] > now) {
+            schedule(pausedUntil[host], HOST_SEND, host, 0);   // re-checked then: a later XOFF extends it
+            sending[host] = true;
+            return;
+        }
+        int i = host * (destinations.length / ports) + (destinations.length / ports - framesLeft[host]);
+        int dst = destinations[i];
+        roce.macs(Configs.host(dst), Configs.host(host)).ips(0x0A00_0000 + host, 0x0A00_0000 + dst).dscp(26)
+                .ecn(Ipv4.ECN_ECT0).destQp(host).psn((int) sent[host]).payloadBytes(payload[i]);
+        long h = allocate(roce.frameLength());
+        if (h == NO_HANDLE) {
+            throw new IllegalStateException("the test's slab is too small");
+        }
+        roce.write(slab, offset(h));
+        int len = roce.frameLength();
+        framesLeft[host]--;
+        sent[host]++;
+        long lineNanos = LineRate.nanos(len, speed[host]);
+        schedule(now + lineNanos + CABLE_NANOS, TO_SWITCH, host, h);
+        if (framesLeft[host] > 0) {
+            schedule(now + lineNanos, HOST_SEND, host, 0);
+            sending[host] = true;
+        }
+    }
+
+    long now() {
+        return now;
+    }
+
+    MemorySegment memory() {
+        return slab;
+    }
+}
