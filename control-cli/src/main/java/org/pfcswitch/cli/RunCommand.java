@@ -157,6 +157,7 @@ final class RunCommand implements Callable<Integer> {
             for (SwitchConfig.Port p : cfg.ports()) {
                 log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");
             }
+            DpdkSwitch.describeWorkers(cfg, null, this::log);
             var d = cfg.core().deadlock();
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
                     "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"

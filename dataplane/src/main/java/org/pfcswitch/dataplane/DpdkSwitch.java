@@ -365,14 +365,20 @@ public final class DpdkSwitch {
         return core;
     }
 
-    private static void describeWorkers(SwitchConfig config, SwitchWorkers cores, Consumer<String> log) {
+    /**
+     * One line per worker: the ports it owns, where it runs and whether its CPUs are its own
+     * ({@link CpuIsolation}); with several, how they share the buffer ({@code cores} null: not
+     * started, as {@code run --check} describes it).
+     */
+    public static void describeWorkers(SwitchConfig config, SwitchWorkers cores, Consumer<String> log) {
         String sleep = config.idleSleepNanos() > 0
                 ? ", sleeps up to " + config.idleSleepNanos() / 1000 + " us when idle (poll.idleSleep)" : ", polls without pause";
+        CpuIsolation isolation = CpuIsolation.ofThisMachine();
         List<SwitchConfig.Worker> workers = config.workers();
         if (workers.size() == 1) {
             String cpus = workers.getFirst().cpus();
-            log.accept("worker: one poll-mode thread owns the switch core and every port"
-                    + (cpus == null ? ", not pinned" : ", pinned to CPUs " + cpus) + sleep);
+            log.accept("worker: one poll-mode thread owns the switch core and every port" + sleep + "; "
+                    + isolation.describe(cpus));
             return;
         }
         int[] workerOf = config.workerOf();
@@ -383,13 +389,14 @@ public final class DpdkSwitch {
                     owned.add(config.ports().get(p).name());
                 }
             }
-            String cpus = workers.get(w).cpus();
-            log.accept("worker " + w + ": owns " + String.join(", ", owned) + (cpus == null ? ", not pinned" : ", pinned to CPUs "
-                    + cpus) + sleep);
+            log.accept("worker " + w + ": owns " + String.join(", ", owned) + sleep + "; "
+                    + isolation.describe(workers.get(w).cpus()));
         }
-        log.accept("workers: " + workers.size() + " share one buffer; frames cross between them on rings; "
-                + cores.reserveBytes() + " B of the shared pool reserved for the workers' views of each other (at most "
-                + cores.stalenessBoundBytes() + " B behind per worker); learning is per worker");
+        if (cores != null) {
+            log.accept("workers: " + workers.size() + " share one buffer; frames cross between them on rings; "
+                    + cores.reserveBytes() + " B of the shared pool reserved for the workers' views of each other (at most "
+                    + cores.stalenessBoundBytes() + " B behind per worker); each tells the others the stations it learns");
+        }
     }
 
     private static void describeMmu(SwitchConfig config, Consumer<String> log) {
