@@ -23,6 +23,8 @@ import org.pfcswitch.dpdk.Mbuf;
 final class BareForwarder implements PollLoop {
 
     private final EthPort[] ports;
+    /** The ports this forwarder polls, in order. */
+    private final int[] polled;
     private final long[] egressMacs;
     private final MemorySegment[] rx;
     private final long[] rxAddress;
@@ -38,10 +40,20 @@ final class BareForwarder implements PollLoop {
      * @param arena      holds the burst arrays; closed by the caller after {@link #finish}
      */
     BareForwarder(EthPort[] ports, long[] egressMacs, Arena arena) {
+        this(ports, egressMacs, arena, null);
+    }
+
+    /**
+     * One of several forwarders over the same ports: it polls only the ports {@code polled} marks
+     * (null: all) and sends on their pairs, so each port's tx queue has one writer when every port
+     * is polled by exactly one forwarder.
+     */
+    BareForwarder(EthPort[] ports, long[] egressMacs, Arena arena, boolean[] polled) {
         if (ports.length % 2 != 0 || egressMacs.length != 2 * ports.length) {
             throw new IllegalArgumentException("the bare forwarder needs port pairs and two MACs per port");
         }
         this.ports = ports.clone();
+        this.polled = java.util.stream.IntStream.range(0, ports.length).filter(p -> polled == null || polled[p]).toArray();
         this.egressMacs = egressMacs.clone();
         this.rx = new MemorySegment[ports.length];
         this.rxAddress = new long[ports.length];
@@ -56,7 +68,7 @@ final class BareForwarder implements PollLoop {
     @Override
     public void poll() {
         MemorySegment memory = Mbuf.memory();
-        for (int in = 0; in < ports.length; in++) {
+        for (int in : polled) {
             int n = ports[in].rxBurst(0, rx[in], CoreWorker.BURST);
             if (n == 0) {
                 continue;

@@ -68,6 +68,7 @@ public final class SwitchCore implements PfcPortState {
     private final DeadlockWatch deadlock;
     /** The rings to the other workers' cores, or null when this core runs every port. */
     private final WorkerCrossings crossings;
+    private long ledgerPublishedAt = Long.MIN_VALUE / 2;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -199,16 +200,33 @@ public final class SwitchCore implements PfcPortState {
     }
 
     /**
-     * With several workers: publishes what this worker handed to the others since the last call and
-     * lets them see its part of the buffer as it is now ({@link LedgerPeers}). Call it at the end of
-     * every pass; a no-op for a core that runs every port.
+     * With several workers, at the end of every pass: publishes what this worker handed to the
+     * others during the pass, and, at most every {@value #LEDGER_PUBLISH_NANOS} ns, its part of the
+     * buffer as it is now ({@link LedgerPeers}; it also publishes by itself whenever it has charged a
+     * quantum, which is what bounds the others' staleness). Publishing the ledger every pass would
+     * have the other workers miss its cache lines on nearly every admission. A no-op for a core that
+     * runs every port.
      */
+    public void publishToPeers(long now) {
+        if (crossings != null) {
+            crossings.flush();
+            if (now - ledgerPublishedAt >= LEDGER_PUBLISH_NANOS) {
+                ledgerPublishedAt = now;
+                admission.mmu().ledger().publish();
+            }
+        }
+    }
+
+    /** {@link #publishToPeers(long)} with the ledger published now whatever the time (tests, shutdown). */
     public void publishToPeers() {
         if (crossings != null) {
             crossings.flush();
             admission.mmu().ledger().publish();
         }
     }
+
+    /** How stale the others' view of this worker's buffer may get in time when it admits little. */
+    static final long LEDGER_PUBLISH_NANOS = 20_000;
 
     /** When the core next needs {@link #onTimer}, or {@link #NO_TIMER}. */
     public long nextTimerDue() {

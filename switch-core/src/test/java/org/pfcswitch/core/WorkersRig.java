@@ -155,7 +155,7 @@ final class WorkersRig extends SlotSlab {
     private void pass(int w) {
         SwitchCore core = workers.core(w);
         core.onCrossings(now);
-        core.publishToPeers();
+        core.publishToPeers(now);
         long gap = passNanos + random.nextLong(passNanos);
         if (random.nextInt(200) == 0) {
             gap += 50 * passNanos;          // the OS took the core away for a while
@@ -190,7 +190,7 @@ final class WorkersRig extends SlotSlab {
                 SwitchCore core = workers.core(workers.workerOf(e.port));
                 core.onFrame(e.port, e.handle, now);
                 if (workers.workers() > 1) {
-                    core.publishToPeers();      // as the end of a burst; crossings still wait for the next pass
+                    core.publishToPeers(now);      // as the end of a burst; crossings still wait for the next pass
                 }
             }
             case TO_HOST -> hostReceives(e.port, e.handle);

@@ -183,7 +183,7 @@ class WorkersTwoThreadStressTest {
                     injected++;
                 }
             }
-            core.publishToPeers();
+            core.publishToPeers(now);
             long held = workers.core(0).mmu().ledger().ownTotalUsed() + workers.core(1).mmu().ledger().ownTotalUsed();
             mostHeld[me] = Math.max(mostHeld[me], held);             // racy read of the other: recent, never torn
             if (!injecting) {
