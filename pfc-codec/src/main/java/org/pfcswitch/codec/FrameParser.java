@@ -39,11 +39,14 @@ public final class FrameParser {
         if (length < Ethernet.HEADER_BYTES) {
             return ParseError.RUNT;
         }
-        // Three loads for the Ethernet header: dst and the top of src, the rest of src, the type.
+        // Two overlapping loads for the Ethernet header: dst (and the top of src), then src and the
+        // type. Every load through a MemorySegment is bounds- and liveness-checked, so fewer, wider
+        // loads are the cheaper parse.
         long dstAndSrcHigh = NetOrder.u64(s, frame);
+        long srcAndType = NetOrder.u64(s, frame + 6);
         out.dstMac = dstAndSrcHigh >>> 16;
-        out.srcMac = ((dstAndSrcHigh & 0xFFFF) << 32) | (NetOrder.u32(s, frame + 8) & 0xFFFF_FFFFL);
-        int type = NetOrder.u16(s, frame + Ethernet.TYPE);
+        out.srcMac = srcAndType >>> 16;
+        int type = (int) srcAndType & 0xFFFF;
         if (type == Ethernet.TYPE_VLAN || type == Ethernet.TYPE_QINQ || type == Bfc.TYPE_SHIM) {
             return parseTagged(s, frame, length, type, out);
         }
@@ -189,15 +192,17 @@ public final class FrameParser {
     }
 
     /**
-     * IPv4, UDP and BTH, read a 32-bit word at a time (the headers are 32-bit aligned relative
-     * to each other), which halves the memory accesses of the hot path.
+     * IPv4, UDP and BTH, read 64 or 32 bits at a time (the headers are 32-bit aligned relative
+     * to each other), which cuts the memory accesses of the hot path to a third. Every wide load
+     * lies within bytes the length checks before it have shown to be in the frame.
      */
     private static ParseError parseIpv4(MemorySegment s, long frame, int at, int length, ParsedFrame out) {
         if (at + Ipv4.MIN_HEADER_BYTES > length) {
             return ParseError.TRUNCATED_IPV4;
         }
         long ip = frame + at;
-        int word0 = NetOrder.u32(s, ip);                 // version, IHL, TOS, total length
+        long words01 = NetOrder.u64(s, ip);
+        int word0 = (int) (words01 >>> 32);              // version, IHL, TOS, total length
         if (word0 >>> 28 != 4) {
             return ParseError.BAD_IPV4_VERSION;
         }
@@ -208,15 +213,16 @@ public final class FrameParser {
         if (at + headerBytes > length) {
             return ParseError.TRUNCATED_IPV4;
         }
-        int fragment = NetOrder.u32(s, ip + 4);          // identification, flags, fragment offset
-        int word2 = NetOrder.u32(s, ip + 8);             // TTL, protocol, checksum
+        int fragment = (int) words01;                    // identification, flags, fragment offset
+        long words23 = NetOrder.u64(s, ip + 8);          // TTL, protocol, checksum; source address
+        int word2 = (int) (words23 >>> 32);
         out.kind = FrameKind.CODE_IPV4;
         out.l3Offset = ip;
         out.ipHeaderBytes = headerBytes;
         out.dscp = (word0 >>> 18) & 0x3F;
         out.ecn = (word0 >>> 16) & 0x3;
         out.ipProtocol = (word2 >>> 16) & 0xFF;
-        out.srcIp = NetOrder.u32(s, ip + Ipv4.SRC);
+        out.srcIp = (int) words23;
         out.dstIp = NetOrder.u32(s, ip + Ipv4.DST);
         int totalLength = word0 & 0xFFFF;
         out.ipTotalLength = totalLength;
@@ -236,11 +242,12 @@ public final class FrameParser {
         if (ipPayload < Udp.HEADER_BYTES) {
             return ParseError.TRUNCATED_UDP;
         }
-        int ports = NetOrder.u32(s, udp);
+        long header = NetOrder.u64(s, udp);              // ports, length, checksum
+        int ports = (int) (header >>> 32);
         out.l4Offset = udp;
         out.udpSrcPort = ports >>> 16;
         out.udpDstPort = ports & 0xFFFF;
-        int udpLength = NetOrder.u16(s, udp + Udp.LENGTH);
+        int udpLength = (int) (header >>> 16) & 0xFFFF;
         if (udpLength < Udp.HEADER_BYTES || udpLength > ipPayload) {
             return ParseError.BAD_UDP_LENGTH;
         }
@@ -254,12 +261,13 @@ public final class FrameParser {
         if (udpPayload < Roce.BTH_BYTES) {
             return ParseError.TRUNCATED_BTH;
         }
-        int word0 = NetOrder.u32(s, bth);                // opcode, flags, P_Key
+        long words01 = NetOrder.u64(s, bth);
+        int word0 = (int) (words01 >>> 32);              // opcode, flags, P_Key
         int opcode = word0 >>> 24;
         if (!Roce.isKnownOpcode(opcode)) {
             return ParseError.UNKNOWN_BTH_OPCODE;
         }
-        int word1 = NetOrder.u32(s, bth + 4);            // reserved, destination QP
+        int word1 = (int) words01;                       // reserved, destination QP
         int word2 = NetOrder.u32(s, bth + 8);            // AckReq, reserved, PSN
         out.kind = FrameKind.CODE_ROCE;
         out.bthOffset = bth;

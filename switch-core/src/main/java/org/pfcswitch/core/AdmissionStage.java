@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.mmu.BufferLedger;
 import org.pfcswitch.mmu.FlowControlListener;
 import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.Mmu;
@@ -94,6 +95,9 @@ final class AdmissionStage {
     /**
      * MMU admission, then the egress queue the link control picks; a refused frame is dropped and
      * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
+     * What only some frames need (drops, the first headroom frame, a hand-over to another worker)
+     * is in methods of its own, so that this one stays under the JIT's hot-method inlining limit
+     * (325 bytecodes) and inlines into the receive path.
      */
     void admit(ParsedFrame frame, int inPort, int priority, int outPort, long handle, int length, short ipv4Offset,
                long now) {
@@ -107,27 +111,51 @@ final class AdmissionStage {
         int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now);
         int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, charged, now, verdict);
         if (!Verdict.isAdmitted(verdict)) {
-            counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
-            if ((losslessMask >>> priority & 1) != 0) {
-                recordLosslessDrop(frame, inPort, priority, verdict, now);
-            }
-            allocator.free(handle);
+            dropped(frame, inPort, priority, verdict, handle, now);
             return;
         }
-        if (verdict == Verdict.HEADROOM && mmu.ledger().ingressHeadroom(inPort * PRIORITIES + priority) == charged) {
-            // the first frame since this queue's headroom was last empty: what its overflow is judged from
-            dropLog.headroomAdmitted(inPort * PRIORITIES + priority, frame.destQp(), frame.psn(), now);
+        if (verdict == Verdict.HEADROOM) {
+            headroomAdmitted(frame, inPort, priority, charged, now);
         }
         if (ipv4Offset >= 0) {
             ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
         }
-        int q = outPort * PRIORITIES + priority;
-        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], mmu.ledger().egressBytes(q));
-        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, mmu.ledger().totalUsed());
+        recordWatermarks(outPort * PRIORITIES + priority);
         if (crossings == null || crossings.owns(outPort)) {
-            egress.enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
-            egress.serve(outPort, now);
-        } else if (!crossings.sendFrame(handle, inPort, priority, outPort, queue, length, ipv4Offset, shadowsHeld)) {
+            egress.admitted(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+        } else {
+            handOver(inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+        }
+    }
+
+    /** The most bytes egress queue {@code q} and the whole buffer ever held, after an admission. */
+    private void recordWatermarks(int q) {
+        BufferLedger ledger = mmu.ledger();
+        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], ledger.egressBytes(q));
+        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, ledger.totalUsed());
+    }
+
+    /** The MMU refused the frame: counted by reason (and, lossless, with its cause) and freed. */
+    private void dropped(ParsedFrame frame, int inPort, int priority, int verdict, long handle, long now) {
+        counters.drops[(inPort * PRIORITIES + priority) * Verdict.DROP_REASONS + Verdict.dropIndex(verdict)]++;
+        if ((losslessMask >>> priority & 1) != 0) {
+            recordLosslessDrop(frame, inPort, priority, verdict, now);
+        }
+        allocator.free(handle);
+    }
+
+    /** A frame charged to headroom: the first since the queue's headroom was last empty is what its overflow is judged from. */
+    private void headroomAdmitted(ParsedFrame frame, int inPort, int priority, int charged, long now) {
+        int k = inPort * PRIORITIES + priority;
+        if (mmu.ledger().ingressHeadroom(k) == charged) {
+            dropLog.headroomAdmitted(k, frame.destQp(), frame.psn(), now);
+        }
+    }
+
+    /** An admitted frame for another worker's port goes on the frame ring to it (released at once if the ring is full). */
+    private void handOver(int inPort, int priority, int outPort, int queue, long handle, int length, short ipv4Offset,
+                          int shadowsHeld, long now) {
+        if (!crossings.sendFrame(handle, inPort, priority, outPort, queue, length, ipv4Offset, shadowsHeld)) {
             counters.crossingRingFull++;            // cannot happen with rings sized to the switch's frames
             release(inPort, priority, outPort, length, shadowsHeld, now);
             allocator.free(handle);

@@ -120,6 +120,12 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         return backpressure.assignQueue(outPort, (int) frame.flowHash(), priority, now);
     }
 
+    /** Per-flow queue state and the upstream queue each frame counts towards. */
+    @Override
+    public boolean tracksQueuedFrames() {
+        return true;
+    }
+
     @Override
     public void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue,
                            long now) {
@@ -135,15 +141,15 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         slots.upstreamQueue[slot] = (short) upstream;
         slots.shimOffset[slot] = frame.hasBfcShim()
                 ? (short) (frame.bfcShimOffset() - frame.frameOffset()) : (short) -1;
-        slots.marked[slot] = backpressure.onEnqueue(inPort, upstream, outPort, queue, hash, slots.priority[slot],
-                slots.length[slot], now);
+        slots.marked[slot] = backpressure.onEnqueue(inPort, upstream, outPort, queue, hash, slots.priority(slot),
+                slots.length(slot), now);
     }
 
     @Override
     public void onDequeued(PacketSlots slots, int slot, int outPort, int queue, MemorySegment bytes, long frameOffset,
                            long now) {
-        backpressure.onDequeue(slots.inPort[slot], slots.upstreamQueue[slot], outPort, queue, slots.flowHash[slot],
-                slots.priority[slot], slots.length[slot], slots.marked[slot], now);
+        backpressure.onDequeue(slots.inPort(slot), slots.upstreamQueue[slot], outPort, queue, slots.flowHash[slot],
+                slots.priority(slot), slots.length(slot), slots.marked[slot], now);
         if (slots.shimOffset[slot] >= 0) {
             Bfc.setUpstreamQueue(bytes, frameOffset + slots.shimOffset[slot], queue);   // what the next hop pauses
         }

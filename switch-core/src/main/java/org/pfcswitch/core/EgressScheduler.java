@@ -89,7 +89,7 @@ class EgressScheduler {
                     deficit[base + q] += quantum[base + q];
                     credited[port] = true;
                 }
-                if (deficit[base + q] >= slots.length[queues.peek(port, q)]) {
+                if (deficit[base + q] >= slots.length(queues.peek(port, q))) {
                     cursor[port] = q;
                     return q;
                 }
@@ -130,6 +130,11 @@ class EgressScheduler {
 
         @Override
         void onDequeued(int port, int queue, int frameBytes, boolean queueNowEmpty) {}
+    }
+
+    /** Whether {@code queue} of {@code port} is a strict queue: picked before any other it is eligible with, no deficit kept. */
+    boolean isStrict(int port, int queue) {
+        return (strictMask[port] >>> queue & 1) != 0;
     }
 
     /** Charges a dequeued frame to its queue; strict queues keep no deficit. */

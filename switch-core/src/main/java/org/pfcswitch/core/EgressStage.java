@@ -47,6 +47,8 @@ final class EgressStage {
     private final long[] lastLineNanos;
     /** {@link CoreConfig#shaped}: false = every line is always free and a port sends all it may at once. */
     private final boolean shaped;
+    /** Whether an admitted frame may skip the queue of an idle port ({@link #admitted}): the link keeps no per-frame state. */
+    private final boolean cutThrough;
     /** The rings to the other workers, or null when one worker runs every port. */
     private WorkerCrossings crossings;
 
@@ -77,9 +79,45 @@ final class EgressStage {
         this.lastLineNanos = new long[ports];
         Arrays.fill(lastLength, -1);
         this.shaped = config.shaped();
+        this.cutThrough = !link.tracksQueuedFrames();
     }
 
     // ------------------------------------------------------------------ enqueue
+
+    /**
+     * A frame this worker admitted for one of its own ports: queued and the port served, or, when
+     * that would send it at once anyway, sent without the queue (cut-through). That is the case
+     * when the port is idle: its line is free, it owes no control frame, all its queues are empty
+     * (so the scheduler's only candidate is this frame's queue), the queue is strict (its pick and
+     * dequeue touch no scheduler state) and not paused, and the link control keeps no per-frame
+     * state ({@link LinkControl#tracksQueuedFrames}). The frame then leaves exactly as
+     * {@link #serve} would send it after {@link #enqueue}: the same ECN decisions, release,
+     * counters (a queueing delay of 0), line time, transmission and timer, in the same order;
+     * only the queue and slot bookkeeping, which would be undone at once, is skipped. On an idle
+     * fabric nearly every frame goes this way.
+     */
+    void admitted(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+                  short ipv4Offset, int shadowsHeld, long now) {
+        if (cutThrough && lineFreeAt[outPort] <= now && queues.nonEmptyMask(outPort) == 0 && !link.owesFrame(outPort)
+                && scheduler.isStrict(outPort, queue) && link.pausedMask(outPort, 1 << queue, now) == 0) {
+            scheduler.onDequeued(outPort, queue, length, true);
+            depart(outPort, priority, handle, length, inPort, shadowsHeld, ipv4Offset, now);
+            countTransmitted(outPort * PRIORITIES + priority, length, 0);
+            startOnLine(outPort, handle, length, now);
+            // What serve does next with its queues empty: nothing waits for the line, unless the
+            // release made the port owe a control frame (shaped: wake when the line frees; else send it).
+            if (!link.owesFrame(outPort)) {
+                timers.cancel(outPort);
+            } else if (shaped) {
+                timers.set(outPort, lineFreeAt[outPort]);
+            } else {
+                serve(outPort, now);
+            }
+            return;
+        }
+        enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+        serve(outPort, now);
+    }
 
     /**
      * Queues an admitted frame at {@code (outPort, queue)} with what the stage needs when it leaves.
@@ -91,13 +129,7 @@ final class EgressStage {
     void enqueue(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
                  short ipv4Offset, int shadowsHeld, long now) {
         int slot = slots.take();
-        slots.handle[slot] = handle;
-        slots.length[slot] = length;
-        slots.inPort[slot] = (short) inPort;
-        slots.priority[slot] = (byte) priority;
-        slots.ipv4Offset[slot] = ipv4Offset;
-        slots.enqueuedAt[slot] = now;
-        slots.shadows[slot] = (byte) shadowsHeld;
+        slots.put(slot, handle, length, inPort, priority, ipv4Offset, now, shadowsHeld);
         link.onEnqueued(slots, slot, frame, inPort, outPort, queue, now);
         queues.push(outPort, queue, slot, length);
     }
@@ -108,45 +140,52 @@ final class EgressStage {
      * Starts the next frame on {@code port} if its line is free, and sets the port's wake-up for
      * when it can do something next (line free, a pause running out, a control-frame retry), if ever.
      * Every path ends by setting or cancelling timer {@code port} ({@link SwitchCore#onTimer} relies on it).
+     *
+     * <p>With the shaper off the line is free again as soon as a frame started, so the port goes on
+     * (the loop) until it has nothing it may send: owed control frames first, then what the
+     * scheduler picks, each decided exactly as a fresh call would. A loop rather than a call back
+     * into this method: a recursive method is not inlined into its caller, and the frame path goes
+     * through here once per frame.
      */
     void serve(int port, long now) {
-        if (lineFreeAt[port] > now) {
-            timers.set(port, lineFreeAt[port]);
+        while (true) {
+            if (lineFreeAt[port] > now) {
+                timers.set(port, lineFreeAt[port]);
+                return;
+            }
+            long wake = DeadlineHeap.NEVER;
+            if (link.owesFrame(port)) {
+                if (sendControl(port, now)) {
+                    if (shaped) {
+                        wakeWhenLineFrees(port);
+                        return;
+                    }
+                    continue;                               // unshaped: the line is free again at once
+                }
+                if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
+                    wake = now + frameCost.lineNanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
+                }
+            }
+            int nonEmpty = queues.nonEmptyMask(port);
+            if (nonEmpty != 0) {
+                int paused = link.pausedMask(port, nonEmpty, now);
+                int eligible = nonEmpty & ~paused;
+                if (eligible != 0) {
+                    transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
+                    if (shaped) {
+                        wakeWhenLineFrees(port);
+                        return;
+                    }
+                    continue;                               // unshaped: the line is free again at once
+                }
+                wake = Math.min(wake, link.earliestResume(port, paused));
+            }
+            if (wake == DeadlineHeap.NEVER) {
+                timers.cancel(port);
+            } else {
+                timers.set(port, wake);
+            }
             return;
-        }
-        long wake = DeadlineHeap.NEVER;
-        if (link.owesFrame(port)) {
-            if (sendControl(port, now)) {
-                if (shaped) {
-                    wakeWhenLineFrees(port);
-                    return;
-                }
-                serve(port, now);                       // unshaped: the line is free again at once
-                return;
-            }
-            if (link.owesFrame(port)) {                 // no buffer: data may go, retry after one frame time
-                wake = now + frameCost.lineNanos(Ethernet.MIN_FRAME_BYTES, speedBps[port]);
-            }
-        }
-        int nonEmpty = queues.nonEmptyMask(port);
-        if (nonEmpty != 0) {
-            int paused = link.pausedMask(port, nonEmpty, now);
-            int eligible = nonEmpty & ~paused;
-            if (eligible != 0) {
-                transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
-                if (shaped) {
-                    wakeWhenLineFrees(port);
-                    return;
-                }
-                serveUnshaped(port, now);
-                return;
-            }
-            wake = Math.min(wake, link.earliestResume(port, paused));
-        }
-        if (wake == DeadlineHeap.NEVER) {
-            timers.cancel(port);
-        } else {
-            timers.set(port, wake);
         }
     }
 
@@ -166,62 +205,50 @@ final class EgressStage {
         }
     }
 
-    /**
-     * Shaper off, after a frame left: the line is free again at once, so the port goes on sending
-     * what its scheduler picks until nothing is eligible, then sets or cancels its timer as
-     * {@link #serve} does. Control frames owed meanwhile go first, as in {@code serve}.
-     */
-    private void serveUnshaped(int port, long now) {
-        while (!link.owesFrame(port)) {
-            int nonEmpty = queues.nonEmptyMask(port);
-            if (nonEmpty == 0) {
-                break;
-            }
-            int eligible = nonEmpty & ~link.pausedMask(port, nonEmpty, now);
-            if (eligible == 0) {
-                break;
-            }
-            transmitHead(port, scheduler.pick(port, eligible, queues, slots), now);
-        }
-        serve(port, now);
-    }
-
     private void transmitHead(int port, int queue, long now) {
         int slot = queues.peek(port, queue);
-        int length = slots.length[slot];
+        int length = slots.length(slot);
         queues.pop(port, queue, length);
         scheduler.onDequeued(port, queue, length, (queues.nonEmptyMask(port) >>> queue & 1) == 0);
-        long handle = slots.handle[slot];
-        long frameOffset = memory.offset(handle);
-        int priority = slots.priority[slot];
-        int key = port * PRIORITIES + priority;
-        short ipv4Offset = slots.ipv4Offset[slot];
-        if (ipv4Offset >= 0) {
-            ecnStage.leaving(admission, port, priority, frameOffset + ipv4Offset);
-        }
-        release(slot, port, priority, length, now);
-        if (ipv4Offset >= 0) {
-            ecnStage.released(admission, port, priority, frameOffset + ipv4Offset);
-        }
-        link.onDequeued(slots, slot, port, queue, bytes, frameOffset, now);
-        countTransmitted(key, length, now - slots.enqueuedAt[slot]);
+        long handle = slots.handle(slot);
+        int priority = slots.priority(slot);
+        depart(port, priority, handle, length, slots.inPort(slot), slots.shadows(slot), slots.ipv4Offset(slot), now);
+        link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
+        countTransmitted(port * PRIORITIES + priority, length, now - slots.enqueuedAt(slot));
         slots.release(slot);
-        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
-        sink.transmit(port, handle, length, now);
+        startOnLine(port, handle, length, now);
+    }
+
+    /** A frame leaves egress {@code (port, priority)}: ECN-marked at the {@link EcnStage}'s point and released. */
+    private void depart(int port, int priority, long handle, int length, int inPort, int held, short ipv4Offset,
+                        long now) {
+        long ipv4At = ipv4Offset >= 0 ? memory.offset(handle) + ipv4Offset : -1;
+        if (ipv4Offset >= 0) {
+            ecnStage.leaving(admission, port, priority, ipv4At);
+        }
+        release(port, priority, length, inPort, held, now);
+        if (ipv4Offset >= 0) {
+            ecnStage.released(admission, port, priority, ipv4At);
+        }
     }
 
     /**
-     * The frame in {@code slot} left egress {@code (port, priority)}: released from the buffer by the
-     * worker whose ledger charged it (this one's admission stage, or the ingress port's worker).
+     * A frame of {@code length} bytes from {@code inPort} left egress {@code (port, priority)}:
+     * released from the buffer by the worker whose ledger charged it (this one's admission stage,
+     * or the ingress port's worker).
      */
-    private void release(int slot, int port, int priority, int length, long now) {
-        int inPort = slots.inPort[slot];
-        int held = slots.shadows[slot] & 0xFF;
+    private void release(int port, int priority, int length, int inPort, int held, long now) {
         if (crossings == null || crossings.owns(inPort)) {
             admission.release(inPort, priority, port, length, held, now);
         } else if (!crossings.sendRelease(inPort, priority, port, length, held)) {
             counters.crossingRingFull++;            // cannot happen with rings sized to the switch's frames
         }
+    }
+
+    /** The frame goes on {@code port}'s line at {@code now}: busy for its line time (shaper on), and to the driver. */
+    private void startOnLine(int port, long handle, int length, long now) {
+        lineFreeAt[port] = shaped ? now + lineNanos(port, length) : now;
+        sink.transmit(port, handle, length, now);
     }
 
     /** The rings to the other workers (null with one worker); wiring, once, before the first frame. */
@@ -307,11 +334,11 @@ final class EgressStage {
         int n = 0;
         while (queues.frames(port, queue) > 0) {
             int slot = queues.peek(port, queue);
-            int length = slots.length[slot];
+            int length = slots.length(slot);
             queues.pop(port, queue, length);
             scheduler.onDequeued(port, queue, length, queues.frames(port, queue) == 0);
-            release(slot, port, slots.priority[slot], length, now);
-            long handle = slots.handle[slot];
+            release(port, slots.priority(slot), length, slots.inPort(slot), slots.shadows(slot), now);
+            long handle = slots.handle(slot);
             link.onDequeued(slots, slot, port, queue, bytes, memory.offset(handle), now);
             slots.release(slot);
             allocator.free(handle);
@@ -327,7 +354,7 @@ final class EgressStage {
                 int n = queues.frames(port, queue);
                 for (int i = 0; i < n; i++) {
                     int slot = queues.at(port, queue, i);
-                    fresh.adopt(slots.inPort[slot], slots.priority[slot], port, queue, frameCost.bufferBytes(slots.length[slot]),
+                    fresh.adopt(slots.inPort(slot), slots.priority(slot), port, queue, frameCost.bufferBytes(slots.length(slot)),
                             now);
                 }
             }

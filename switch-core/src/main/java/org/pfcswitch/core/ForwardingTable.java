@@ -17,6 +17,12 @@ import org.pfcswitch.codec.MacAddress;
  * compare-and-set; everything else is an opaque read or write of one 64-bit element, which is
  * atomic, so a reader sees either the old or the new port, never a torn entry. Learning that
  * finds the table three-quarters full stops learning new stations (they are flooded) and counts it.
+ *
+ * <p>The switch core gives each worker a table of its own, which only that worker writes; its
+ * per-frame reads ({@link #learn}'s probe and {@link #lookupOwned}) are plain loads, which see
+ * every write of the thread that made them (and, should another thread ever learn into the same
+ * table, a stale empty slot only sends the insert to its compare-and-set, which looks again).
+ * Other threads (an operator's view, a test) read with {@link #lookup}.
  */
 public final class ForwardingTable {
 
@@ -90,10 +96,23 @@ public final class ForwardingTable {
         }
     }
 
-    /** The port a MAC was learned on or statically put on, or -1. */
+    /** The port a MAC was learned on or statically put on, or -1; from any thread. */
     public int lookup(long mac) {
         long e = entryOf(slots, mask, shift, mac);
         return e == 0 ? -1 : (int) (e & PORT_MASK) - 1;
+    }
+
+    /**
+     * {@link #lookup} for the thread that writes the table (the worker that owns it): plain loads,
+     * which C2 may schedule and combine freely, where an opaque load is ordered like a volatile one.
+     */
+    int lookupOwned(long mac) {
+        for (int i = index(mac); ; i = (i + 1) & mask) {
+            long e = slots[i];
+            if (e == 0 || e >>> 16 == mac) {
+                return e == 0 ? -1 : (int) (e & PORT_MASK) - 1;
+            }
+        }
     }
 
     /**
@@ -106,7 +125,7 @@ public final class ForwardingTable {
             return false;                       // not a station: a bridge never learns a group address
         }
         for (int i = index(mac); ; i = (i + 1) & mask) {
-            long e = (long) SLOTS.getOpaque(slots, i);
+            long e = slots[i];                  // plain: the owning thread's own writes (see the class comment)
             if (e == 0) {
                 return insert(mac, port, false);
             }

@@ -34,6 +34,12 @@ interface LinkControl {
     /** The egress queue of {@code outPort} the parsed frame joins. */
     int queueFor(ParsedFrame frame, int priority, int outPort, long now);
 
+    /**
+     * Whether {@link #onEnqueued} and {@link #onDequeued} keep state per frame; when they do not, a
+     * frame may go to an idle port's line without being queued ({@link EgressStage#admitted}).
+     */
+    boolean tracksQueuedFrames();
+
     /** Records the frame just admitted into {@code (outPort, queue)}, held in {@code slot}. */
     void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue, long now);
 

@@ -97,6 +97,12 @@ final class PfcLink implements LinkControl {
         return priority;
     }
 
+    /** Nothing per frame: a frame's queue is its priority, and pauses are per priority. */
+    @Override
+    public boolean tracksQueuedFrames() {
+        return false;
+    }
+
     @Override
     public void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue,
                            long now) {}
@@ -105,15 +111,25 @@ final class PfcLink implements LinkControl {
     public void onDequeued(PacketSlots slots, int slot, int outPort, int queue, MemorySegment bytes, long frameOffset,
                            long now) {}
 
+    /**
+     * Every received frame comes here, nearly all of them data: the test that lets data through is
+     * kept apart from the control frames' handling so that it inlines into the receive path (the
+     * whole method is over the JIT's hot-method inlining limit of 325 bytecodes).
+     */
     @Override
     public int receive(int port, ParsedFrame frame, long now) {
         int type = frame.etherType();
+        if (type != Ethernet.TYPE_MAC_CONTROL && type != Bfc.TYPE_CONTROL) {
+            return NOT_CONTROL;
+        }
+        return receiveControl(port, frame, type, now);
+    }
+
+    /** A MAC-control frame (PFC, PAUSE, another opcode) or a BFC control frame received on {@code port}. */
+    private int receiveControl(int port, ParsedFrame frame, int type, long now) {
         if (type == Bfc.TYPE_CONTROL) {
             counters.foreignControl[port]++;            // BFC on a PFC port: link-local, never forwarded, not obeyed
             return CONSUMED;
-        }
-        if (type != Ethernet.TYPE_MAC_CONTROL) {
-            return NOT_CONTROL;
         }
         if (frame.isPfc()) {
             counters.pfcFramesRx[port]++;

@@ -133,7 +133,7 @@ final class ReceiveStage {
                 return port;
             }
         }
-        return table.lookup(dst);
+        return table.lookupOwned(dst);
     }
 
     private void flood(int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {

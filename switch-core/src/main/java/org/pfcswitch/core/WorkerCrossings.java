@@ -219,9 +219,8 @@ final class WorkerCrossings {
                 long w1 = b[i + 1];
                 long w2 = b[i + 2];
                 int outPort = (int) (w1 >>> 48 & 0xFFFF);
-                egress.enqueue(null, (int) (w1 >>> 32 & 0xFFFF), (int) (w2 & 0xFF), outPort, (int) (w2 >>> 8 & 0xFF),
+                egress.admitted(null, (int) (w1 >>> 32 & 0xFFFF), (int) (w2 & 0xFF), outPort, (int) (w2 >>> 8 & 0xFF),
                         handle, (int) (w1 & 0xFFFF), (short) (w1 >>> 16), (int) (w2 >>> 16 & 0xFF), now);
-                egress.serve(outPort, now);
             }
             ring.consume(n);
             taken += n;

@@ -36,6 +36,11 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
     private final long[] headroomPerQueue;
     private final long headroomPool;
     protected final long xonOffset;
+    /**
+     * {@link MmuConfig#losslessPriorityMask}, kept here: the three per-frame calls test it without
+     * going through the configuration (one dependent load fewer each).
+     */
+    private final int losslessMask;
     private final LossyEgressDt lossy;
     private final org.pfcswitch.mmu.SchemeParameters params;
 
@@ -49,6 +54,7 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
         this.headroomPerQueue = layout.headroomPerPort();
         this.headroomPool = layout.headroomTotal();
         this.xonOffset = xonOffset;
+        this.losslessMask = cfg.losslessPriorityMask();
         this.lossy = new LossyEgressDt(ledger, lossyAlpha, sharedPool);
         this.params = ctx.parameters();
     }
@@ -82,9 +88,13 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
     /** Hook for egress-side logic of every released packet (CaPFC). */
     protected void onEgressDequeue(int inPort, int priority, int outPort, int queue, long bytes, long now) {}
 
+    private boolean isLossless(int priority) {
+        return (losslessMask >>> priority & 1) != 0;
+    }
+
     @Override
     public int decide(int inPort, int priority, int outPort, int queue, long bytes, long now) {
-        if (!cfg.isLossless(priority)) {
+        if (!isLossless(priority)) {
             return lossy.decide(BufferLedger.key(outPort, queue), bytes);
         }
         int k = BufferLedger.key(inPort, priority);
@@ -104,7 +114,7 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
 
     @Override
     public void onAdmitted(int inPort, int priority, int outPort, int queue, long bytes, int segment, long now) {
-        if (cfg.isLossless(priority)) {
+        if (isLossless(priority)) {
             int k = BufferLedger.key(inPort, priority);
             if (!fc.isQueueXoff(k) && (ledger.ingressHeadroom(k) > 0
                     || ledger.ingressShared(k) >= sharedLimit(inPort, priority, k, now))) {
@@ -117,7 +127,7 @@ abstract class IngressThresholdScheme implements AdmissionScheme {
 
     @Override
     public void onReleased(int inPort, int priority, int outPort, int queue, long bytes, long now) {
-        if (cfg.isLossless(priority)) {
+        if (isLossless(priority)) {
             int k = BufferLedger.key(inPort, priority);
             onLosslessDeparture(inPort, priority, k, bytes, now);
             if (fc.isQueueXoff(k) && ledger.ingressHeadroom(k) == 0) {
