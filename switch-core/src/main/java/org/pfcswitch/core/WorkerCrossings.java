@@ -227,15 +227,4 @@ final class WorkerCrossings {
         }
         return taken;
     }
-
-    /** Frames and releases given up on because a ring was full (0 in a correct run). */
-    long ringFull() {
-        long n = 0;
-        for (int w = 0; w < framesTo.length; w++) {
-            if (framesTo[w] != null) {
-                n += framesTo[w].dropped() + releasesTo[w].dropped();
-            }
-        }
-        return n;
-    }
 }
