@@ -54,6 +54,8 @@ public final class DpdkSwitch {
     private volatile CoreWorker.Group group;
     /** {@code run --record}: every core's worker records its arrivals here; null: no recording. */
     private org.pfcswitch.core.record.ArrivalRecorder recorder;
+    /** By switch port, the worker that owns it (fixed by the config, kept across {@link #replaceCore}). */
+    private final int[] workerOf;
     /** Control requests, one mailbox per worker, kept across {@link #replaceCore}. */
     private final CoreMailbox[] mailboxes;
     /** With several workers: each worker's part of a snapshot, merged into the caller's. */
@@ -73,6 +75,7 @@ public final class DpdkSwitch {
         this.ethByPort = ethByPort;
         this.hugepages = hugepages;
         int n = config.workers().size();
+        this.workerOf = config.workerOf();
         this.mailboxes = new CoreMailbox[n];
         for (int w = 0; w < n; w++) {
             mailboxes[w] = new CoreMailbox();
@@ -87,7 +90,7 @@ public final class DpdkSwitch {
     private void startCore(SwitchConfig cfg) {
         CoreConfig core = withDeviceMacs(cfg.core(), ports, ethByPort);
         running = cfg;
-        CoreWorker.Group g = CoreWorker.group(core, cfg.workerOf(), ethByPort, clones(cfg), cfg.idleSleepNanos(), pool,
+        CoreWorker.Group g = CoreWorker.group(core, workerOf, ethByPort, clones(cfg), cfg.idleSleepNanos(), pool,
                 System.nanoTime(), arena, null, pool.size());
         int n = g.workers().length;
         Thread[] started = new Thread[n];
@@ -158,7 +161,7 @@ public final class DpdkSwitch {
             for (int w = 0; w < mailboxes.length; w++) {
                 mailboxes[w].call(snapshotParts[w]::capture, timeoutNanos);
             }
-            into.merge(snapshotParts, running.workerOf());
+            into.merge(snapshotParts, workerOf);
         }
     }
 
@@ -452,7 +455,7 @@ public final class DpdkSwitch {
 
     /** The worker that owns {@code port}. */
     private CoreWorker ownerOf(int port) {
-        return group.workers()[running.workerOf()[port]];
+        return group.workers()[workerOf[port]];
     }
 
     /**
