@@ -13,10 +13,10 @@ import java.lang.invoke.VarHandle;
  * <p><b>No per-frame write to a shared line.</b> A worker publishes its switch-wide counters and
  * its egress bytes per (port, queue) into a block of its own (padded: no other worker writes the
  * lines around it), with opaque stores, when what it charged since its last publication reaches
- * {@link #quantumBytes}, and whenever its driver says so (once per poll pass). Readers load the
- * other blocks with opaque loads: each value is recent and never torn, values of different fields
- * need not be from the same instant, and none of that needs ordering, since each field is bounded
- * on its own (below).
+ * {@link #quantumBytes}, and whenever its driver says so (the switch core: at the end of a pass, at
+ * most every 20 us). Readers load the other blocks with opaque loads: each value is recent and
+ * never torn, values of different fields need not be from the same instant, and none of that needs
+ * ordering, since each field is bounded on its own (below).
  *
  * <p><b>Staleness bound.</b> What worker w has charged and not yet published is below
  * {@code quantumBytes + maxChargedBytes} at any instant (it publishes right after the charge that
