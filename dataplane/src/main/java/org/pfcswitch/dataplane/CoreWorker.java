@@ -250,7 +250,7 @@ final class CoreWorker implements Runnable, PollLoop {
         boolean worked = core.onCrossings(now) > 0;       // other workers' releases and frames first
         worked |= runTimers(now);
         worked |= receive() > 0;
-        core.publishToPeers(nanos());                     // what this pass handed on, and the ledger
+        core.publishToPeers(now);                         // what this pass handed on, and the ledger
         flushTx();
         allocator.flush();
         TraceRecorder t = trace;

@@ -121,12 +121,12 @@ final class EgressStage {
 
     /**
      * Queues an admitted frame at {@code (outPort, queue)} with what the stage needs when it leaves.
-     * The caller serves the port afterwards ({@link #serve}). {@code frame} is the parse of the frame
-     * for a link control that keeps per-flow state (BFC), or null when it crossed from another worker.
+     * {@link #admitted} serves the port afterwards. {@code frame} is the parse of the frame for a
+     * link control that keeps per-flow state (BFC), or null when it crossed from another worker.
      *
      * @param shadowsHeld the shadow schemes that admitted it ({@link ShadowMmus#admit})
      */
-    void enqueue(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+    private void enqueue(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
                  short ipv4Offset, int shadowsHeld, long now) {
         int slot = slots.take();
         slots.put(slot, handle, length, inPort, priority, ipv4Offset, now, shadowsHeld);
