@@ -2,6 +2,7 @@ package org.pfcswitch.cli.control;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Properties;
 
 import io.micrometer.core.instrument.Gauge;
@@ -38,6 +39,11 @@ final class ProcessMetrics {
         new JvmGcMetrics().bindTo(registry);       // for the process's life: one switch per process
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
+        // Two of its names break Prometheus' naming rules (promtool check metrics): the same CPU time
+        // as a counter in "ns", and a constant core count ending in _count as a summary's would.
+        for (String name : List.of("process.cpu.time", "system.cpu.count")) {
+            registry.find(name).meters().forEach(registry::remove);
+        }
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
     }

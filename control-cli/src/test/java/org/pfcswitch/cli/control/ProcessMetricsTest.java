@@ -58,6 +58,21 @@ class ProcessMetricsTest {
         assertEquals(1, count(dsh, "pfcswitch_build_info{"));
     }
 
+    /** Every name the binders add keeps Prometheus' rules: the real promtool finds nothing to say. */
+    @Test
+    void theScrapeWithProcessMetricsPassesPromtool() throws Exception {
+        CoreSnapshot snap = new CoreSnapshot(2);
+        snap.scheme = "dt";
+        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), NO_DRIVER, true, List.of("dsh"));
+        metrics.addProcessMetrics();
+        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
+        promtool.getOutputStream().write(metrics.scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        promtool.getOutputStream().close();
+        String out = new String(promtool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(promtool.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, promtool.exitValue(), "promtool check metrics:\n" + out);
+    }
+
     /** A port-level pause (dsh's) is one frame for eight priorities: the per-port family counts it once. */
     @Test
     void aFrameThatPausesEightPrioritiesCountsOnce() {
