@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "plot",
         mixinStandardHelpOptions = true,
         description = {
-            "Draws a trace (sim --trace, trace) as a figure: PNG or SVG by --out's extension.",
+            "Draws a trace (sim --trace, trace) as a figure: PNG, SVG or PDF by --out's extension.",
             "",
             "One panel per traced ingress queue: its bytes and the scheme's XOFF threshold",
             "over time, with a rug beneath the axis marking each PFC XOFF the switch sent on that",
@@ -62,8 +62,8 @@ final class PlotCommand implements Callable<Integer> {
             + "the results table, e.g. fct_p99_ns, pfc_pauses, max_buffer_bytes (its _mean, with _ci95 as error bars).")
     String y;
 
-    @Option(names = "--out", required = true, paramLabel = "FIG.png|FIG.svg", description = "The figure to write "
-            + "(replaced): .png for a screen, .svg (vector) for a paper.")
+    @Option(names = "--out", required = true, paramLabel = "FIG.png|FIG.svg|FIG.pdf", description = "The figure to "
+            + "write (replaced): .png for a screen, .svg or .pdf (vector) for a paper.")
     Path out;
 
     @Option(names = "--from", paramLabel = "TIME", description = "Draw a trace from this time since its origin (e.g. 1ms).")

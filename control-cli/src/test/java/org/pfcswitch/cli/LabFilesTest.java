@@ -27,7 +27,8 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * The files a lab uses beside the switch: the Prometheus scrape config and the Grafana
  * dashboard's PromQL, both checked by the real promtool (Debian's prometheus package, installed by
  * scripts/ensure-deps.sh; no Prometheus server is started or needed), and the dashboard's metric
- * names and labels against the list the switch exports (testbed-configs/grafana/README.md).
+ * names and labels against what the switch exports ({@link ExportedMetrics}, a real scrape) and
+ * the list in testbed-configs/grafana/README.md.
  */
 class LabFilesTest {
     static final Path CONFIGS = Path.of("..", "testbed-configs").toAbsolutePath().normalize();

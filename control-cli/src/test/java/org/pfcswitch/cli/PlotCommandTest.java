@@ -111,7 +111,7 @@ class PlotCommandTest {
         assertError(Cli.run("plot", trace.toString(), "--out", out.toString(), "--priority", "2"),
                 "pfcswitch plot: error: " + trace + " has no queue rows of priority 2; it traces priorities [3] on 32 ports");
         assertError(Cli.run("plot", trace.toString(), "--out", tmp.resolve("x.jpg").toString()),
-                "pfcswitch plot: error: " + tmp.resolve("x.jpg") + ": a figure is written as .png or .svg (chosen by the extension), not .jpg");
+                "pfcswitch plot: error: " + tmp.resolve("x.jpg") + ": a figure is written as .png, .svg or .pdf (chosen by the extension), not .jpg");
         assertError(Cli.run("plot", trace.toString(), "--out", out.toString(), "--from", "5ms", "--to", "6ms"),
                 "pfcswitch plot: error: " + trace + " has no sample from 5ms to 6ms; its samples run from ");
         assertTrue(Files.notExists(out), "no figure from a failed plot");
@@ -122,7 +122,7 @@ class PlotCommandTest {
 
         Cli noOut = Cli.run("plot", trace.toString());
         assertEquals(2, noOut.exitCode());
-        assertTrue(noOut.err().startsWith("Missing required option: '--out=FIG.png|FIG.svg'"), noOut.err());
+        assertTrue(noOut.err().startsWith("Missing required option: '--out=FIG.png|FIG.svg|FIG.pdf'"), noOut.err());
         Cli badPriority = Cli.run("plot", trace.toString(), "--out", out.toString(), "--priority", "9");
         assertEquals(2, badPriority.exitCode());
         assertTrue(badPriority.err().startsWith("--priority: expected 0-7, got 9"), badPriority.err());

@@ -34,6 +34,7 @@ interface Canvas {
         return switch (FigureFormat.of(out)) {
             case PNG -> new PngCanvas(width, height);
             case SVG -> new SvgCanvas(width, height);
+            case PDF -> PdfCanvas.create(width, height);
         };
     }
 }

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * The papers' sweep figure: a metric against a swept value, one line per series (scheme) with a
  * marker per point and a vertical error bar of +- the 95 % confidence half-width. The x axis is
- * linear when every x value is a number, otherwise the values are spread evenly in order. PNG or
- * SVG by the output's extension, as {@link LinePlot}.
+ * linear when every x value is a number, otherwise the values are spread evenly in order. PNG, SVG or
+ * PDF by the output's extension, as {@link LinePlot}.
  */
 public final class ErrorBarPlot {
 
@@ -45,7 +45,7 @@ public final class ErrorBarPlot {
         return this;
     }
 
-    /** Writes the figure; the format follows {@code out}'s extension (.png or .svg). */
+    /** Writes the figure; the format follows {@code out}'s extension (.png, .svg or .pdf). */
     public void write(Path out) throws IOException {
         List<String> xs = new ArrayList<>();
         boolean numeric = true;

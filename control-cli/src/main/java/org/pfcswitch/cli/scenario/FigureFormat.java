@@ -7,8 +7,10 @@ import java.util.Locale;
 public enum FigureFormat {
     /** A raster image, 900 pixels wide: for a screen or a notebook. */
     PNG,
-    /** Vector graphics: for a paper (scales without blur; converts to PDF with rsvg-convert or Inkscape). */
-    SVG;
+    /** Vector graphics as SVG: for a paper or a web page (scales without blur). */
+    SVG,
+    /** Vector graphics as one PDF page: for a paper typeset with LaTeX. */
+    PDF;
 
     /**
      * The format of {@code out}, from its extension.
@@ -22,8 +24,9 @@ public enum FigureFormat {
         return switch (ext) {
             case "png" -> PNG;
             case "svg" -> SVG;
-            default -> throw new IllegalArgumentException(out + ": a figure is written as .png or .svg (chosen by the"
-                    + " extension), not " + (ext.isEmpty() ? "a name without one" : "." + ext));
+            case "pdf" -> PDF;
+            default -> throw new IllegalArgumentException(out + ": a figure is written as .png, .svg or .pdf (chosen by"
+                    + " the extension), not " + (ext.isEmpty() ? "a name without one" : "." + ext));
         };
     }
 }

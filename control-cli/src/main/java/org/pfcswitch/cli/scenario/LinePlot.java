@@ -11,7 +11,7 @@ import java.util.List;
  * and event marks drawn as a rug beneath the panel's axis (one row per kind of mark, so they
  * never cover the data). The time axis reads in the unit its span suits (µs, ms, s) with ticks at
  * 1, 2 or 5 times a power of ten ({@link Ticks}); {@link #window} shows a part of it. Written as
- * PNG or SVG by the output's extension ({@link FigureFormat}); no plotting library, no display.
+ * PNG, SVG or PDF by the output's extension ({@link FigureFormat}); no plotting library, no display.
  */
 public final class LinePlot {
 
@@ -90,7 +90,7 @@ public final class LinePlot {
         return new int[] {first, end};
     }
 
-    /** Writes the figure; the format follows {@code out}'s extension (.png or .svg). */
+    /** Writes the figure; the format follows {@code out}'s extension (.png, .svg or .pdf). */
     public void write(Path out) throws IOException {
         int height = TOP + panels.size() * PANEL_HEIGHT + BOTTOM;
         Canvas c = Canvas.create(out, WIDTH, height);

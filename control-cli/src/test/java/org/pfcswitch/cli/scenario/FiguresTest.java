@@ -74,13 +74,17 @@ class FiguresTest {
     void theFormatFollowsTheExtensionAndAnOtherIsRefusedInOneLine() {
         assertEquals(FigureFormat.PNG, FigureFormat.of(Path.of("a/b.png")));
         assertEquals(FigureFormat.SVG, FigureFormat.of(Path.of("fig.SVG")));
+        assertEquals(FigureFormat.PDF, FigureFormat.of(Path.of("fig.pdf")));
         IllegalArgumentException jpg = assertThrows(IllegalArgumentException.class, () -> FigureFormat.of(Path.of("fig.jpg")));
-        assertEquals("fig.jpg: a figure is written as .png or .svg (chosen by the extension), not .jpg", jpg.getMessage());
+        assertEquals("fig.jpg: a figure is written as .png, .svg or .pdf (chosen by the extension), not .jpg", jpg.getMessage());
         IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> FigureFormat.of(Path.of("fig")));
         assertTrue(none.getMessage().endsWith("not a name without one"), none.getMessage());
     }
 
-    /** 3 ms of a sine-ish queue with marks: the SVG parses as XML and holds the series, labels and round ticks. */
+    /**
+     * 3 ms of a sine-ish queue with marks: the SVG parses as XML and holds the series, labels and
+     * round ticks; the PNG reads back; the PDF is one page whose text a PDF reader extracts.
+     */
     @Test
     void theSameFigureAsPngAndAsWellFormedSvg() throws Exception {
         int n = 3000;
@@ -123,8 +127,17 @@ class FiguresTest {
         Path png = dir.resolve("f.png");
         plot.write(png);
         assertEquals(LinePlot.WIDTH, ImageIO.read(png.toFile()).getWidth());
-        assertThrows(IllegalArgumentException.class, () -> plot.write(dir.resolve("f.pdf")));
-        assertTrue(Files.notExists(dir.resolve("f.pdf")));
+        Path pdf = dir.resolve("f.pdf");
+        plot.write(pdf);
+        assertEquals("%PDF-", new String(Files.readAllBytes(pdf), 0, 5, java.nio.charset.StandardCharsets.ISO_8859_1));
+        com.lowagie.text.pdf.PdfReader reader = new com.lowagie.text.pdf.PdfReader(pdf.toString());
+        assertEquals(1, reader.getNumberOfPages());
+        assertEquals(LinePlot.WIDTH, reader.getPageSize(1).getWidth(), 0.5, "one point per pixel");
+        String pdfText = new com.lowagie.text.pdf.parser.PdfTextExtractor(reader).getTextFromPage(1);
+        assertTrue(pdfText.contains("time (ms)") && pdfText.contains("XOFF threshold"), "text as text: " + pdfText);
+        reader.close();
+        assertThrows(IllegalArgumentException.class, () -> plot.write(dir.resolve("f.eps")));
+        assertTrue(Files.notExists(dir.resolve("f.eps")));
     }
 
     @Test
