@@ -297,25 +297,38 @@ class ControlApiTest {
         assertEquals(2, badView.exitCode());
     }
 
-    /** A real Prometheus scrapes the switch; every PromQL expression of the Grafana dashboard returns data. */
+    /**
+     * A real Prometheus scrapes two live switches as two instances of the job (this one, with the
+     * PFC watchdog; a second one under dsh with a dt shadow and a small young generation, so GC
+     * pauses show): every PromQL expression of the Grafana dashboard returns data, and each one,
+     * filtered to one switch by the dashboard's instance variable, returns only that switch's series.
+     */
     @Test
-    void prometheusScrapesTheSwitchAndEveryDashboardQueryReturnsData() throws Exception {
+    void prometheusScrapesTwoSwitchesAndTheDashboardKeepsThemApart() throws Exception {
+        Path cfgB = dir.resolve("switch-b.yaml");
+        Files.writeString(cfgB, "eal: {hugepages: off}\n" + FLOOD_SWITCH.replace("scheme: dt", "scheme: dsh"));
+        int portB = freePort();
         int promPort = freePort();
         Path promDir = dir.resolve("prometheus");
         Files.createDirectories(promDir);
         Path config = promDir.resolve("prometheus.yml");
+        String a = "127.0.0.1:" + port;
+        String b = "127.0.0.1:" + portB;
         Files.writeString(config, Files.readString(Path.of("..", "testbed-configs", "prometheus.yml"))
-                .replace("127.0.0.1:9464", "127.0.0.1:" + port));
-        Process prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + promDir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + promPort, "--log.level=warn")
-                .redirectErrorStream(true).redirectOutput(promDir.resolve("log").toFile()).start();
-        try {
+                .replace("[\"127.0.0.1:9464\"]", "[\"" + a + "\", \"" + b + "\"]"));
+        Process prom = null;
+        try (SwitchProcess swB = SwitchProcess.start(List.of("-Xmn8m"), "run", "-c", cfgB.toString(), "--shadow", "dt",
+                "--control-port", Integer.toString(portB), "--token-file", dir.resolve("tokens-b").resolve("control.token").toString())) {
+            swB.awaitLine("control API on http://" + b, Duration.ofSeconds(60));
+            prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + promDir.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + promPort, "--log.level=warn")
+                    .redirectErrorStream(true).redirectOutput(promDir.resolve("log").toFile()).start();
             String q = "http://127.0.0.1:" + promPort + "/api/v1/query?query=";
             List<String> exprs = DashboardQueries.expressions(Path.of("..", "testbed-configs", "grafana", "pfcswitch-dashboard.json"));
             long deadline = System.nanoTime() + 60_000_000_000L;
             List<String> empty = exprs;
             while (System.nanoTime() < deadline) {
-                empty = exprs.stream().filter(e -> !hasData(q, e)).toList();
+                empty = exprs.stream().filter(e -> !hasData(q, forSwitches(e, ".*"))).toList();
                 if (empty.isEmpty()) {
                     break;
                 }
@@ -323,18 +336,43 @@ class ControlApiTest {
             }
             assertTrue(empty.isEmpty(), "dashboard queries without data after 60 s: " + empty + "\nprometheus log:\n"
                     + Files.readString(promDir.resolve("log")));
-            JsonNode pfc = query(q, "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}");
+            int[] answered = new int[2];
+            for (String expr : exprs) {
+                for (int i = 0; i < 2; i++) {
+                    String instance = i == 0 ? a : b;
+                    JsonNode r = query(q, forSwitches(expr, instance));
+                    for (JsonNode series : r) {
+                        assertEquals(instance, series.get("metric").path("instance").asText(), "filtered to " + instance + ": "
+                                + forSwitches(expr, instance) + " -> " + series);
+                    }
+                    answered[i] += r.isEmpty() ? 0 : 1;
+                }
+            }
+            assertTrue(answered[0] >= exprs.size() / 2 && answered[1] >= exprs.size() / 2,
+                    "most queries answer for each switch: " + java.util.Arrays.toString(answered) + " of " + exprs.size());
+            JsonNode pfc = query(q, "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\",instance=\"" + a + "\"}");
             assertEquals("sink", pfc.get(0).get("metric").get("port").asText());
             assertEquals("pfcswitch", pfc.get(0).get("metric").get("job").asText());
             assertTrue(pfc.get(0).get("value").get(1).asDouble() > 0, "PFC pauses through Prometheus: " + pfc);
             JsonNode views = query(q, "pfcswitch_buffer_used_bytes");
-            assertEquals(5, views.size(), "one occupancy series per ledger view: " + views);
+            assertEquals(10, views.size(), "one occupancy series per ledger view and switch: " + views);
+            JsonNode schemes = query(q, "pfcswitch_build_info");
+            assertEquals(java.util.Set.of("dt", "dsh"), java.util.Set.of(schemes.get(0).get("metric").get("scheme").asText(),
+                    schemes.get(1).get("metric").get("scheme").asText()), "each switch's own scheme: " + schemes);
+            assertEquals(0, swB.signalAndWait("TERM", Duration.ofSeconds(30)), swB.stdout() + "\n" + swB.stderr());
         } finally {
-            prom.destroy();
-            if (!prom.waitFor(20, TimeUnit.SECONDS)) {
-                prom.destroyForcibly();
+            if (prom != null) {
+                prom.destroy();
+                if (!prom.waitFor(20, TimeUnit.SECONDS)) {
+                    prom.destroyForcibly();
+                }
             }
         }
+    }
+
+    /** A dashboard query as Grafana sends it with job pfcswitch and the instance variable set to {@code instance}. */
+    private static String forSwitches(String expr, String instance) {
+        return expr.replace("$job", "pfcswitch").replace("$instance", instance);
     }
 
     private boolean hasData(String q, String expr) {

@@ -87,6 +87,7 @@ public final class ControlServer implements AutoCloseable {
         };
         this.metrics = new SwitchMetrics(snapshot, portNames, driver, sw.config().core().pfcwd() != null,
                 sw.config().core().shadows());
+        this.metrics.addProcessMetrics();
         this.server = HttpServer.create(address, 16);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "pfcswitch-control");
