@@ -197,7 +197,7 @@ final class RunCommand implements Callable<Integer> {
         if (!noControl) {
             try {
                 control = ControlServer.start(sw, controlBind, controlPort, allowRemoteControl,
-                        ControlToken.create(tokenFile != null ? tokenFile : ControlToken.defaultFile(controlPort)), this::log);
+                        tokenFile != null ? tokenFile : ControlToken.defaultFile(controlPort), this::log);
             } catch (IOException | RuntimeException e) {
                 spec.commandLine().getErr().println("pfcswitch run: error: " + e.getMessage());
                 sw.stop();
