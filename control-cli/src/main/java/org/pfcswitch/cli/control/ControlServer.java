@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import org.pfcswitch.cli.json.JsonOutput;
@@ -97,59 +98,88 @@ public final class ControlServer implements AutoCloseable {
     }
 
     /**
-     * Starts serving on {@code address}, then writes a fresh token to {@code tokenFile}: only once the
-     * port is this switch's, so a second switch refused the port leaves the first one's token alone.
-     * Binding anywhere but loopback needs {@code allowRemote} (the caller's explicit flag) and is
-     * logged loudly.
+     * Binds the API's port, before the switch starts: a second switch given the same port stops
+     * there, before it opens a device or touches the first one's token. Until {@link Port#serve}
+     * the API answers 503. Binding anywhere but loopback needs {@code allowRemote} (the caller's
+     * explicit flag).
      *
      * @throws IllegalArgumentException a non-loopback address without {@code allowRemote}
-     * @throws IOException              the address is in use or cannot be bound, or the token cannot be written
+     * @throws IOException              the address is in use or cannot be bound
      */
-    public static ControlServer start(DpdkSwitch sw, String bind, int port, boolean allowRemote, Path tokenFile,
-                                      Consumer<String> log) throws IOException {
-        return start(sw, bind, port, allowRemote, tokenFile, HttpLimits.DEFAULT, log);
+    public static Port bind(String bind, int port, boolean allowRemote) throws IOException {
+        return bind(bind, port, allowRemote, HttpLimits.DEFAULT);
     }
 
-    static ControlServer start(DpdkSwitch sw, String bind, int port, boolean allowRemote, Path tokenFile, HttpLimits limits,
-                               Consumer<String> log) throws IOException {
+    static Port bind(String bind, int port, boolean allowRemote, HttpLimits limits) throws IOException {
         InetAddress address = InetAddress.getByName(bind);
         if (!address.isLoopbackAddress() && !allowRemote) {
             throw new IllegalArgumentException("control API: " + bind + " is not a loopback address; binding there lets"
                     + " the network read the switch: add --allow-remote-control to mean it");
         }
-        HttpListener listener;
-        java.util.concurrent.atomic.AtomicReference<ControlServer> served = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<ControlServer> served = new AtomicReference<>();
         try {
-            listener = HttpListener.start(new InetSocketAddress(address, port), limits, HANDLER_THREADS, (request, exchange) -> {
-                ControlServer s = served.get();
-                if (s == null) {
-                    exchange.sendError(503, "the control API is starting; try again");
-                } else {
-                    s.handle(request, exchange);
-                }
-            });
+            HttpListener listener = HttpListener.start(new InetSocketAddress(address, port), limits, HANDLER_THREADS,
+                    (request, exchange) -> {
+                        ControlServer s = served.get();
+                        if (s == null) {
+                            exchange.sendError(503, "the switch is starting; try again");
+                        } else {
+                            s.handle(request, exchange);
+                        }
+                    });
+            return new Port(listener, served, bind, address.isLoopbackAddress());
         } catch (java.net.BindException e) {
             throw new IOException("control API: cannot listen on " + bind + ":" + port + " (" + e.getMessage()
                     + "; another pfcswitch?): give --control-port N or --no-control", e);
         }
-        ControlToken token;
-        try {
-            token = ControlToken.create(tokenFile, log);
-        } catch (IOException | RuntimeException e) {
-            listener.close();
-            throw e;
+    }
+
+    /** The API's bound port, not yet serving a switch. */
+    public static final class Port implements AutoCloseable {
+        private final HttpListener listener;
+        private final AtomicReference<ControlServer> served;
+        private final String bind;
+        private final boolean loopback;
+
+        private Port(HttpListener listener, AtomicReference<ControlServer> served, String bind, boolean loopback) {
+            this.listener = listener;
+            this.served = served;
+            this.bind = bind;
+            this.loopback = loopback;
         }
-        ControlServer s = new ControlServer(sw, token, log);
-        s.listener = listener;
-        s.metrics.countControlDrops(listener);
-        served.set(s);
-        if (!address.isLoopbackAddress()) {
-            log.accept("WARNING: control API listening on " + bind + ":" + port + ", reachable from the network"
-                    + " (reads need no token; mutations need the token in " + token.file() + ")");
+
+        /**
+         * Serves {@code sw} from now on, with a fresh token in {@code tokenFile} (see
+         * {@link ControlToken#create}); if the token cannot be written, the port is closed.
+         */
+        public ControlServer serve(DpdkSwitch sw, Path tokenFile, Consumer<String> log) throws IOException {
+            ControlToken token;
+            try {
+                token = ControlToken.create(tokenFile, log);
+            } catch (IOException | RuntimeException e) {
+                listener.close();
+                throw e;
+            }
+            ControlServer s = new ControlServer(sw, token, log);
+            s.listener = listener;
+            s.metrics.countControlDrops(listener);
+            served.set(s);
+            if (!loopback) {
+                log.accept("WARNING: control API listening on " + bind + ":" + s.port() + ", reachable from the network"
+                        + " (reads need no token; mutations need the token in " + token.file() + ")");
+            }
+            log.accept("control API on http://" + bind + ":" + s.port() + " (/metrics, /api/v1/show/VIEW); mutation token in "
+                    + token.file() + " (owner-only)");
+            return s;
         }
-        log.accept("control API on http://" + bind + ":" + s.port() + " (/metrics, /api/v1/show/VIEW); mutation token in "
-                + token.file() + " (owner-only)");
-        return s;
+
+        /** Closes the port if no switch is served on it (a served one closes with its {@link ControlServer}). */
+        @Override
+        public void close() {
+            if (served.get() == null) {
+                listener.close();
+            }
+        }
     }
 
     public int port() {

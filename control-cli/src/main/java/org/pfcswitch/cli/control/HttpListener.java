@@ -152,7 +152,11 @@ public final class HttpListener implements AutoCloseable {
                         continue;
                     }
                     if (key.isAcceptable()) {
-                        accept();
+                        try {
+                            accept();
+                        } catch (IOException e) {
+                            Thread.sleep(10);       // out of file descriptors, say: the others are served meanwhile
+                        }
                     } else {
                         Connection c = (Connection) key.attachment();
                         safely(c, () -> {
@@ -168,6 +172,8 @@ public final class HttpListener implements AutoCloseable {
                 selector.selectedKeys().clear();
                 sweep(System.nanoTime());
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
             System.err.println("pfcswitch: control API stopped: " + e);
         } finally {
@@ -202,11 +208,16 @@ public final class HttpListener implements AutoCloseable {
             }
             longestWaiting.close();
         }
-        ch.configureBlocking(false);
-        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        Connection c = new Connection(ch);
-        c.key = ch.register(selector, SelectionKey.OP_READ, c);
-        connections.add(c);
+        try {
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Connection c = new Connection(ch);
+            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+            connections.add(c);
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
     }
 
     private void sweep(long now) {
@@ -272,6 +283,9 @@ public final class HttpListener implements AutoCloseable {
         void read() {
             if (state == State.CLOSING) {
                 discardInput();
+                return;
+            }
+            if (state == State.ANSWERING) {         // readable when the request was dispatched this pass: later
                 return;
             }
             try {
@@ -419,6 +433,7 @@ public final class HttpListener implements AutoCloseable {
         private void refuse(int status, String message) {
             drops[Drop.BAD_REQUEST.ordinal()].incrementAndGet();
             pending = null;
+            body = null;
             startAnswer(false).sendError(status, message);
         }
 
@@ -429,6 +444,7 @@ public final class HttpListener implements AutoCloseable {
             } else if (state == State.RECEIVING && now - since > limits.requestTimeout().toNanos()) {
                 drops[Drop.REQUEST_TIMEOUT.ordinal()].incrementAndGet();
                 pending = null;
+                body = null;
                 startAnswer(false).sendError(408, "the request did not arrive whole within " + limits.requestTimeout().toMillis() + " ms");
             } else if (state == State.CLOSING && now - since > LINGER_NANOS) {
                 close();
