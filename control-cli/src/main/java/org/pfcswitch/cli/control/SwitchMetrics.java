@@ -232,4 +232,14 @@ public final class SwitchMetrics {
         }
         return registry.scrape();
     }
+
+    /** The control API's connections that {@code listener} dropped or refused, by reason. */
+    void countControlDrops(HttpListener listener) {
+        for (HttpListener.Drop d : HttpListener.Drop.values()) {
+            FunctionCounter.builder("pfcswitch.control.connections.dropped", listener, l -> l.drops(d))
+                    .description("Control API connections dropped or refused: a request that did not arrive whole in"
+                            + " time, idle, an answer left unread, evicted for a newer client, or over the size limits")
+                    .tags("reason", d.label).register(registry);
+        }
+    }
 }
