@@ -58,7 +58,9 @@ import picocli.CommandLine.Spec;
             "SIGINT ignored (POSIX does so for background jobs of scripts): the switch then",
             "says so at start-up; stop it with SIGTERM (kill PID). Exit codes: 0 clean stop,",
             "1 error (bad config, port or DPDK failure: one line on stderr), 3 the worker",
-            "failed or mbufs leaked.",
+            "failed or mbufs leaked, 4 a file the switch writes (--record, --drop-log) could",
+            "not be written whole (a full disk, an I/O error): logged when it happened, the",
+            "recording stopped there and keeps a readable prefix, forwarding went on.",
             "",
             "Control: the switch serves /metrics (Prometheus) and its control API on",
             "http://127.0.0.1:9464 (--control-port, --control-bind); 'pfcswitch show' reads",
@@ -187,7 +189,7 @@ final class RunCommand implements Callable<Integer> {
             }
             recorder = new org.pfcswitch.core.record.ArrivalRecorder(record,
                     new org.pfcswitch.core.record.ArrivalHeader(speeds, macs),
-                    org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax);
+                    org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax, this::log);
             log("recording arrivals to " + record + " (at most " + recordMax + ", ring of "
                     + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING + ")");
         }
@@ -253,6 +255,7 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
+        boolean outputFailed = false;
         if (dropLog != null && !anyCore.pausesWithPfc()) {
             log("drop log: none under " + anyCore.mmu().config().scheme() + ", which does not pause with PFC");
         } else if (dropLog != null) {
@@ -262,16 +265,15 @@ final class RunCommand implements Callable<Integer> {
                         + (LiveDropReport.overflow(cores) > 0 ? ", " + LiveDropReport.overflow(cores) + " more not logged" : ""));
             } catch (IOException e) {
                 log("drop log: cannot write " + dropLog + ": " + e.getMessage());
+                outputFailed = true;
             }
         }
         if (recorder != null) {
-            try {
-                var r = recorder.close();
-                log("recorded " + r.written() + " arrivals to " + r.file() + ", " + r.droppedRingFull()
-                        + " dropped (ring full), " + r.overMax() + " beyond --record-max");
-            } catch (IOException e) {
-                log("recording: " + e.getMessage());
-            }
+            var r = recorder.close();
+            log("recorded " + r.written() + " arrivals to " + r.file() + ", " + r.droppedRingFull()
+                    + " dropped (ring full), " + r.overMax() + " beyond --record-max"
+                    + (r.failed() ? ", " + r.afterFailure() + " after the recording stopped on a failed write" : ""));
+            outputFailed |= r.failed();
         }
         drainWatchdogEvents(cores, wdLog);
         if (deadlock != null) {
@@ -297,7 +299,16 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("pfcswitch run: error: worker failed: " + failure);
             return 3;
         }
-        return down.mbufsInUse() == 0 ? 0 : 3;
+        if (down.mbufsInUse() != 0) {
+            return 3;
+        }
+        if (outputFailed) {
+            spec.commandLine().getErr().println("pfcswitch run: error: " + (recorder != null && recorder.writeFailures() > 0
+                    ? "the recording " + record + " stopped early on a failed write" : "the drop log " + dropLog
+                    + " could not be written whole") + " (see the log)");
+            return 4;
+        }
+        return 0;
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");

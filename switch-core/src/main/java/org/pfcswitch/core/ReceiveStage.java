@@ -77,7 +77,7 @@ final class ReceiveStage {
             counters.countParseError(port, error);
         }
         if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
-            counters.malformed[port]++;
+            counters.malformedDropped[port]++;
             allocator.free(handle);
             return;
         }

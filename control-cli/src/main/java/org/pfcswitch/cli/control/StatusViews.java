@@ -99,13 +99,7 @@ public final class StatusViews {
     }
 
     private long malformed(int port) {
-        long v = 0;
-        for (ParseError e : ParseError.values()) {
-            if (e != ParseError.NONE) {
-                v += s.parseErrors(port, e);
-            }
-        }
-        return v;
+        return s.counters.malformed(port);
     }
 
     // ------------------------------------------------------------------ JSON
@@ -124,7 +118,7 @@ public final class StatusViews {
             j.beginObject("parse_errors");
             for (ParseError e : ParseError.values()) {
                 if (e != ParseError.NONE && s.parseErrors(p, e) > 0) {
-                    j.field(e.name().toLowerCase(Locale.ROOT), s.parseErrors(p, e));
+                    j.field(e.label(), s.parseErrors(p, e));
                 }
             }
             j.endObject().endObject();

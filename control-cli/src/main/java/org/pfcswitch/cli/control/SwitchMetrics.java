@@ -125,7 +125,7 @@ public final class SwitchMetrics {
                 }
                 int index = p * CoreSnapshot.PARSE_ERRORS + e.ordinal();
                 counter("pfcswitch.malformed.frames", "Frames whose parse found something wrong, by reason",
-                        portTag.and("reason", e.name().toLowerCase(java.util.Locale.ROOT)), s -> s.counters.parseErrors[index]);
+                        portTag.and("reason", e.label()), s -> s.counters.parseErrors[index]);
             }
         }
         String[] views = {"private", "shared_lossless", "shared_lossy", "headroom", "total"};
@@ -142,6 +142,11 @@ public final class SwitchMetrics {
                 Tags.of("sender", "obeys_pfc"), s -> s.losslessViolationsObeying);
         counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
                 Tags.of("sender", "ignores_pfc"), s -> s.losslessViolationsIgnoring);
+        counter("pfcswitch.record.write.failures", "run --record: writes to the recording that failed (a full disk, an I/O"
+                + " error); the first stops the recording, the file keeps a readable prefix", Tags.empty(),
+                s -> s.recordWriteFailures);
+        counter("pfcswitch.record.arrivals.lost", "run --record: arrivals not recorded because the recording had stopped"
+                + " on a failed write (the switch forwarded them)", Tags.empty(), s -> s.recordArrivalsAfterFailure);
         counter("pfcswitch.deadlocks", "PFC deadlocks the switch found in itself: a cycle of paused queues that lasted"
                 + " deadlock.persist (show deadlock)", Tags.empty(), s -> s.deadlock.deadlocks);
         gauge("pfcswitch.deadlock.present", "1 while a reported PFC deadlock is still found", Tags.empty(),
