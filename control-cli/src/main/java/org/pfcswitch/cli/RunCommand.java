@@ -237,9 +237,18 @@ final class RunCommand implements Callable<Integer> {
                 "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms forgiven)",
                 deadlock.config().checkNanos() / 1e6, deadlock.config().persistNanos() / 1e6,
                 deadlock.config().graceNanos() / 1e6));
+        org.pfcswitch.core.MacMoveEvents.Sink moveLog = (mac, from, to, denied, since, at) -> log("mac "
+                + org.pfcswitch.codec.MacAddress.format(mac) + (denied ? " seen on " + portNames.get(to) + " stays on "
+                        + portNames.get(from) + " (a static entry there, or " + portNames.get(to) + "'s learning moves: deny)"
+                        : " moved from " + portNames.get(from) + " to " + portNames.get(to))
+                + (since > 0 ? "; " + since + " more moves and denied moves on " + portNames.get(to) + " since its last line"
+                        : "") + " (one line per port per second at most; show ports counts them all)");
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
             allocation.sample(System.nanoTime());
             drainWatchdogEvents(cores, wdLog);
+            for (int w = 0; w < cores.workers(); w++) {
+                cores.core(w).macMoveEvents().drain(moveLog);
+            }
             if (deadlock != null) {
                 deadlock.events().drain(deadlockLog);
             }

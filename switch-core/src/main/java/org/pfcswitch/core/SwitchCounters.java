@@ -114,6 +114,15 @@ public final class SwitchCounters {
      * priority read so far.
      */
     public final long[] parseErrors;
+    /**
+     * Port security, by the port a station was seen on ({@link PortLearning}): learned stations that
+     * moved to it; stations learned elsewhere (or static) that were seen on it and did not move (a
+     * spoofed source, or a station the port's {@code moves: deny} keeps where it was); new sources it
+     * did not learn because it had learned its {@code maxMacs}.
+     */
+    public final long[] macMoves;
+    public final long[] macMovesDenied;
+    public final long[] macOverLimit;
     /** Flood copies that got no buffer, by ingress port. */
     public final long[] floodNoBuffer;
     /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
@@ -164,6 +173,9 @@ public final class SwitchCounters {
         filtered = new long[ports];
         flooded = new long[ports];
         malformedDropped = new long[ports];
+        macMoves = new long[ports];
+        macMovesDenied = new long[ports];
+        macOverLimit = new long[ports];
         floodNoBuffer = new long[ports];
         parseErrors = new long[ports * PARSE_ERRORS];
         all = new long[][] {
@@ -171,7 +183,8 @@ public final class SwitchCounters {
             pfcwdRestorations, pfcwdDrops, pfcwdIngressDrops, pfcFramesRx, pfcFramesTx, pfcXoffRx, pfcXonRx,
             pfcXoffTx, pfcXonTx, pauseFramesRx, controlNoBuffer, bfcPauseTx, bfcResumeTx, bfcBitmapTx, bfcControlRx,
             bfcControlIgnored, bfcBadUpstreamQueue, foreignControl, ecnMarked, maxQueueBytes, queueDelaySumNanos,
-            queueDelayMaxNanos, filtered, flooded, malformedDropped, parseErrors, floodNoBuffer};
+            queueDelayMaxNanos, filtered, flooded, malformedDropped, parseErrors, floodNoBuffer, macMoves, macMovesDenied,
+            macOverLimit};
     }
 
     private static final int PARSE_ERRORS = ParseError.values().length;

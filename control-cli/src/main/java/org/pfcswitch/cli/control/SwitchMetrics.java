@@ -119,6 +119,13 @@ public final class SwitchMetrics {
             counter("pfcswitch.rx.missed.frames", "Frames the port's receive ring had no room for: lost before the switch"
                     + " saw them (the worker fell behind the port)", portTag, s -> driver.rxMissed(pp));
             counter("pfcswitch.flooded.frames", "Frames flooded (unknown or multicast destination)", portTag, s -> s.counters.flooded[pp]);
+            counter("pfcswitch.mac.moves", "Learned stations that moved to this port (seen here, learned on another)",
+                    portTag, s -> s.counters.macMoves[pp]);
+            counter("pfcswitch.mac.moves.denied", "Frames from a station learned on another port (or static there) that did"
+                    + " not move it here: a static entry, or this port's learning moves: deny", portTag,
+                    s -> s.counters.macMovesDenied[pp]);
+            counter("pfcswitch.mac.learn.limit", "Source MACs not learned because this port has learned its learning"
+                    + " maxMacs (the frames are forwarded)", portTag, s -> s.counters.macOverLimit[pp]);
             for (ParseError e : ParseError.values()) {
                 if (e == ParseError.NONE) {
                     continue;
