@@ -160,6 +160,7 @@ final class RunCommand implements Callable<Integer> {
                 log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");
             }
             DpdkSwitch.describeWorkers(cfg, null, this::log);
+            logPortSecurity(cfg);
             var d = cfg.core().deadlock();
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
                     "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
@@ -209,6 +210,7 @@ final class RunCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        logPortSecurity(cfg);
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
         WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadIds(), System.nanoTime());
@@ -318,6 +320,20 @@ final class RunCommand implements Callable<Integer> {
             return 4;
         }
         return 0;
+    }
+
+    /** One line per port whose learning is limited (ports: learning: {maxMacs, moves}). */
+    private void logPortSecurity(SwitchConfig cfg) {
+        for (int p = 0; p < cfg.ports().size(); p++) {
+            org.pfcswitch.core.PortLearning l = cfg.core().portLearning().get(p);
+            if (!l.equals(org.pfcswitch.core.PortLearning.OPEN)) {
+                log("port security " + cfg.ports().get(p).name() + ": "
+                        + (l.maxMacs() == org.pfcswitch.core.PortLearning.UNLIMITED ? "any number of stations"
+                                : "at most " + l.maxMacs() + (l.maxMacs() == 1 ? " station" : " stations")) + " learned, "
+                        + (l.moves() == org.pfcswitch.core.PortLearning.Moves.DENY
+                                ? "a station learned on another port does not move here" : "stations may move here"));
+            }
+        }
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");

@@ -72,6 +72,8 @@ class LivePortSecurityTest {
         assertEquals(1, o.h1.get("mac_moves_denied").asLong(), o.h1.toString());
         assertTrue(o.log.contains("mac 02:00:00:00:00:01 seen on h1 stays on h0"), o.log);
         assertTrue(o.metrics.contains("pfcswitch_mac_moves_denied_total{port=\"h1\"} 1.0"), o.metrics);
+        assertTrue(o.log.contains("port security h1: at most 4 stations learned, a station learned on another port does"
+                + " not move here"), o.log);
     }
 
     @Test
