@@ -1,6 +1,7 @@
 package org.pfcswitch.cli;
 
 import org.pfcswitch.codec.FrameParser;
+import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PcapReader;
 import picocli.CommandLine.Command;
@@ -14,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -30,7 +32,11 @@ import java.util.concurrent.Callable;
             "",
             "A malformed frame is printed as type 'malformed' with the reason and the fields",
             "parsed before it; decoding goes on with the next frame. A summary of frame types",
-            "and malformed reasons goes to stderr.",
+            "and malformed reasons goes to stderr; the reasons are the ones the switch counts",
+            "(its shutdown log, 'show ports', /metrics pfcswitch_malformed_frames_total).",
+            "Decode also checks IPv4 header checksums, which the switch does not (it forwards",
+            "such frames): a mismatch is remarked on the frame and in the summary, not counted",
+            "as malformed.",
             "",
             "Exit codes: 0 all records read (malformed frames included), 1 the file is not a",
             "readable pcap or ends inside a record (frames before that are printed), 2 bad usage."
@@ -56,7 +62,8 @@ final class DecodeCommand implements Callable<Integer> {
             throw new NoSuchFileException(file + " (no such file)");
         }
         Map<String, Integer> byType = new TreeMap<>();
-        Map<String, Integer> malformedReasons = new TreeMap<>();
+        Map<ParseError, Integer> malformedReasons = new EnumMap<>(ParseError.class);
+        int[] checksumMismatches = {0};
         ParsedFrame frame = new ParsedFrame();
         try (PcapReader reader = PcapReader.open(file)) {
             if (reader.linkType() != 1) {
@@ -68,24 +75,31 @@ final class DecodeCommand implements Callable<Integer> {
                     FrameParser.parse(r.data(), frame);
                     out.println(json ? FrameDescription.json(r.index(), frame) : FrameDescription.text(r.index(), frame));
                     byType.merge(FrameDescription.type(frame), 1, Integer::sum);
-                    String problem = FrameDescription.problem(frame);
-                    if (problem != null) {
-                        malformedReasons.merge(problem, 1, Integer::sum);
+                    if (frame.isMalformed()) {
+                        malformedReasons.merge(frame.error(), 1, Integer::sum);
+                    } else if (FrameDescription.ipv4ChecksumMismatch(frame)) {
+                        checksumMismatches[0]++;
                     }
                 }
             } finally {
                 out.flush();
-                err.println(summary(byType, malformedReasons));
+                err.println(summary(byType, malformedReasons, checksumMismatches[0]));
             }
         }
         return 0;
     }
 
-    private static String summary(Map<String, Integer> byType, Map<String, Integer> malformed) {
+    /** "6 frames, 3 malformed, 1 pfc, 2 roce", then a line per malformed reason, as the switch names them, and the checksum remark. */
+    private static String summary(Map<String, Integer> byType, Map<ParseError, Integer> malformed, int checksumMismatches) {
         int total = byType.values().stream().mapToInt(Integer::intValue).sum();
         StringBuilder sb = new StringBuilder().append(total).append(total == 1 ? " frame" : " frames");
         byType.forEach((type, n) -> sb.append(", ").append(n).append(' ').append(type));
-        malformed.forEach((reason, n) -> sb.append("\n  malformed: ").append(n).append(" x ").append(reason));
+        malformed.forEach((reason, n) -> sb.append("\n  malformed: ").append(n).append(" x ").append(reason.label())
+                .append(" (").append(reason.reason()).append(')'));
+        if (checksumMismatches > 0) {
+            sb.append("\n  ").append(checksumMismatches).append(" with an ").append(FrameDescription.IPV4_CHECKSUM_MISMATCH)
+                    .append(" (not malformed: the switch does not check it and forwards them)");
+        }
         return sb.toString();
     }
 }

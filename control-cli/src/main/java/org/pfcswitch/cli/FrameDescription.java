@@ -11,33 +11,32 @@ import org.pfcswitch.codec.Roce;
 
 /**
  * One parsed frame as a line for people or as a JSON object for programs. A malformed frame
- * is reported with its reason and with every field parsed before the error.
+ * is reported with its reason and with every field parsed before the error. Whether a frame is
+ * malformed, and why, is the parser's {@link org.pfcswitch.codec.ParseError} alone: the
+ * classification the switch counts by, so {@code decode} of a capture and the switch that
+ * received it count the same frames under the same reasons.
  */
 final class FrameDescription {
     static final String IPV4_CHECKSUM_MISMATCH = "IPv4 header checksum mismatch";
 
     private FrameDescription() {}
 
-    /** The reason a frame is malformed, or null. Decode also checks the IPv4 checksum, which the hot path skips. */
-    static String problem(ParsedFrame f) {
-        if (f.isMalformed()) {
-            return f.error().reason();
-        }
-        if (f.hasIpv4() && !f.ipv4ChecksumValid()) {
-            return IPV4_CHECKSUM_MISMATCH;
-        }
-        return null;
+    /**
+     * A bad IPv4 header checksum, which decode checks and the switch does not (it forwards such a
+     * frame, as an L2 switch does): a remark, not a malformed frame.
+     */
+    static boolean ipv4ChecksumMismatch(ParsedFrame f) {
+        return f.hasIpv4() && !f.ipv4ChecksumValid();
     }
 
     static String type(ParsedFrame f) {
-        return problem(f) != null ? "malformed" : f.kind().label();
+        return f.isMalformed() ? "malformed" : f.kind().label();
     }
 
     static String json(long index, ParsedFrame f) {
         JsonOutput j = new JsonOutput().beginObject().field("index", index).field("type", type(f)).field("length", f.length());
-        String problem = problem(f);
-        if (problem != null) {
-            j.field("error", problem);
+        if (f.isMalformed()) {
+            j.field("error", f.error().reason()).field("reason", f.error().label());
         }
         if (f.length() < 14) {
             return j.endObject().toString();
@@ -83,9 +82,8 @@ final class FrameDescription {
     static String text(long index, ParsedFrame f) {
         StringBuilder sb = new StringBuilder(96).append('#').append(index).append(' ').append(type(f))
                 .append(" len ").append(f.length());
-        String problem = problem(f);
-        if (problem != null) {
-            sb.append(" (").append(problem).append(')');
+        if (f.isMalformed()) {
+            sb.append(" (").append(f.error().label()).append(": ").append(f.error().reason()).append(')');
         }
         if (f.length() < 14) {
             return sb.toString();
@@ -118,6 +116,9 @@ final class FrameDescription {
         if (f.hasIpv4()) {
             sb.append(' ').append(Ipv4.format(f.srcIp())).append(" > ").append(Ipv4.format(f.dstIp()))
                     .append(" dscp ").append(f.dscp()).append(" ecn ").append(f.ecn());
+            if (ipv4ChecksumMismatch(f)) {
+                sb.append(" (").append(IPV4_CHECKSUM_MISMATCH).append(')');
+            }
         }
         if (f.udpDstPort() >= 0) {
             sb.append(" udp ").append(f.udpSrcPort()).append(" > ").append(f.udpDstPort());

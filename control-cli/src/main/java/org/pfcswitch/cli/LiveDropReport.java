@@ -73,6 +73,9 @@ final class LiveDropReport {
      * so a tool that logged its senders with the same clock can tell whose each drop was.
      *
      * @return the rows written
+     * @throws java.io.IOException the file could not be written whole (a full disk, an I/O error):
+     *                             it is cut back to its last whole line, and the message says how
+     *                             many rows it keeps
      */
     static int writeCsv(DpdkSwitch sw, java.nio.file.Path file) throws java.io.IOException {
         StringBuilder b = new StringBuilder(CSV_HEADER).append('\n');
@@ -84,8 +87,35 @@ final class LiveDropReport {
                     .append(d.firstHeadroomAt()).append(',').append(d.headroomBytes()).append(',')
                     .append(d.queueHeadroomBytes()).append('\n');
         }
-        java.nio.file.Files.writeString(file, b);
+        byte[] csv = b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try {
+            java.nio.file.Files.write(file, csv);
+        } catch (java.io.IOException e) {
+            long rows = keepWholeLines(file) - 1;
+            throw new java.io.IOException(e.getMessage() + "; " + (rows < 0 ? "not even its header was written"
+                    : "it keeps its header and the first " + rows + " of " + drops.size() + " rows, whole lines"), e);
+        }
         return drops.size();
+    }
+
+    /** Cuts a text file that a failed write left cut mid-line back to its last whole line; returns the lines it keeps. */
+    private static long keepWholeLines(java.nio.file.Path file) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(file)) {
+            return 0;
+        }
+        byte[] written = java.nio.file.Files.readAllBytes(file);
+        int end = written.length;
+        while (end > 0 && written[end - 1] != '\n') {
+            end--;
+        }
+        try (var channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.truncate(end);
+        }
+        long lines = 0;
+        for (int i = 0; i < end; i++) {
+            lines += written[i] == '\n' ? 1 : 0;
+        }
+        return lines;
     }
 
     /**

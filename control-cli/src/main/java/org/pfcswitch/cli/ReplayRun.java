@@ -29,6 +29,10 @@ final class ReplayRun {
         ReplayResult first = results.getFirst();
         out.printf(Locale.ROOT, "replay %s: %d arrivals over %.3f ms on %d ports, %d MiB buffer (open loop, no hosts)%n",
                 file.getFileName(), first.arrivals(), first.lastArrivalNanos() / 1e6, header.ports(), bufferBytes >> 20);
+        if (first.stoppedEarly()) {
+            out.println("warning: the recording is truncated: it stopped early when a write to it failed (a full disk, an"
+                    + " I/O error); these are the arrivals before that, the rest were never written");
+        }
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-8s %8s %8s", "scheme", "pfc_tx", "xoff"));
         for (int p = 0; p < header.ports(); p++) {
             head.append(String.format(Locale.ROOT, " %7s", "xoff_p" + p));

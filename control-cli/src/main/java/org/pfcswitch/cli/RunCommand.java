@@ -58,7 +58,9 @@ import picocli.CommandLine.Spec;
             "SIGINT ignored (POSIX does so for background jobs of scripts): the switch then",
             "says so at start-up; stop it with SIGTERM (kill PID). Exit codes: 0 clean stop,",
             "1 error (bad config, port or DPDK failure: one line on stderr), 3 the worker",
-            "failed or mbufs leaked.",
+            "failed or mbufs leaked, 4 a file the switch writes (--record, --drop-log) could",
+            "not be written whole (a full disk, an I/O error): logged when it happened, the",
+            "recording stopped there and keeps a readable prefix, forwarding went on.",
             "",
             "Control: the switch serves /metrics (Prometheus) and its control API on",
             "http://127.0.0.1:9464 (--control-port, --control-bind); 'pfcswitch show' reads",
@@ -158,6 +160,7 @@ final class RunCommand implements Callable<Integer> {
                 log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");
             }
             DpdkSwitch.describeWorkers(cfg, null, this::log);
+            logPortSecurity(cfg);
             var d = cfg.core().deadlock();
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
                     "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
@@ -187,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
             }
             recorder = new org.pfcswitch.core.record.ArrivalRecorder(record,
                     new org.pfcswitch.core.record.ArrivalHeader(speeds, macs),
-                    org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax);
+                    org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax, this::log);
             log("recording arrivals to " + record + " (at most " + recordMax + ", ring of "
                     + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING + ")");
         }
@@ -228,6 +231,7 @@ final class RunCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        logPortSecurity(cfg);
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
         WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadIds(), System.nanoTime());
@@ -256,9 +260,18 @@ final class RunCommand implements Callable<Integer> {
                 "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms forgiven)",
                 deadlock.config().checkNanos() / 1e6, deadlock.config().persistNanos() / 1e6,
                 deadlock.config().graceNanos() / 1e6));
+        org.pfcswitch.core.MacMoveEvents.Sink moveLog = (mac, from, to, denied, since, at) -> log("mac "
+                + org.pfcswitch.codec.MacAddress.format(mac) + (denied ? " seen on " + portNames.get(to) + " stays on "
+                        + portNames.get(from) + " (a static entry there, or " + portNames.get(to) + "'s learning moves: deny)"
+                        : " moved from " + portNames.get(from) + " to " + portNames.get(to))
+                + (since > 0 ? "; " + since + " more moves and denied moves on " + portNames.get(to) + " since its last line"
+                        : "") + " (one line per port per second at most; show ports counts them all)");
         while (!stop.await(50, TimeUnit.MILLISECONDS) && sw.failure() == null) {
             allocation.sample(System.nanoTime());
             drainWatchdogEvents(cores, wdLog);
+            for (int w = 0; w < cores.workers(); w++) {
+                cores.core(w).macMoveEvents().drain(moveLog);
+            }
             if (deadlock != null) {
                 deadlock.events().drain(deadlockLog);
             }
@@ -274,6 +287,7 @@ final class RunCommand implements Callable<Integer> {
         Throwable failure = sw.failure();
         log(failure != null ? "stopping: the worker failed: " + failure : "stopping on " + signalName[0]);
         DpdkSwitch.Shutdown down = sw.stop();
+        boolean outputFailed = false;
         if (dropLog != null && !anyCore.pausesWithPfc()) {
             log("drop log: none under " + anyCore.mmu().config().scheme() + ", which does not pause with PFC");
         } else if (dropLog != null) {
@@ -283,16 +297,15 @@ final class RunCommand implements Callable<Integer> {
                         + (LiveDropReport.overflow(cores) > 0 ? ", " + LiveDropReport.overflow(cores) + " more not logged" : ""));
             } catch (IOException e) {
                 log("drop log: cannot write " + dropLog + ": " + e.getMessage());
+                outputFailed = true;
             }
         }
         if (recorder != null) {
-            try {
-                var r = recorder.close();
-                log("recorded " + r.written() + " arrivals to " + r.file() + ", " + r.droppedRingFull()
-                        + " dropped (ring full), " + r.overMax() + " beyond --record-max");
-            } catch (IOException e) {
-                log("recording: " + e.getMessage());
-            }
+            var r = recorder.close();
+            log("recorded " + r.written() + " arrivals to " + r.file() + ", " + r.droppedRingFull()
+                    + " dropped (ring full), " + r.overMax() + " beyond --record-max"
+                    + (r.failed() ? ", " + r.afterFailure() + " after the recording stopped on a failed write" : ""));
+            outputFailed |= r.failed();
         }
         drainWatchdogEvents(cores, wdLog);
         if (deadlock != null) {
@@ -318,7 +331,30 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("pfcswitch run: error: worker failed: " + failure);
             return 3;
         }
-        return down.mbufsInUse() == 0 ? 0 : 3;
+        if (down.mbufsInUse() != 0) {
+            return 3;
+        }
+        if (outputFailed) {
+            spec.commandLine().getErr().println("pfcswitch run: error: " + (recorder != null && recorder.writeFailures() > 0
+                    ? "the recording " + record + " stopped early on a failed write" : "the drop log " + dropLog
+                    + " could not be written whole") + " (see the log)");
+            return 4;
+        }
+        return 0;
+    }
+
+    /** One line per port whose learning is limited (ports: learning: {maxMacs, moves}). */
+    private void logPortSecurity(SwitchConfig cfg) {
+        for (int p = 0; p < cfg.ports().size(); p++) {
+            org.pfcswitch.core.PortLearning l = cfg.core().portLearning().get(p);
+            if (!l.equals(org.pfcswitch.core.PortLearning.OPEN)) {
+                log("port security " + cfg.ports().get(p).name() + ": "
+                        + (l.maxMacs() == org.pfcswitch.core.PortLearning.UNLIMITED ? "any number of stations"
+                                : "at most " + l.maxMacs() + (l.maxMacs() == 1 ? " station" : " stations")) + " learned, "
+                        + (l.moves() == org.pfcswitch.core.PortLearning.Moves.DENY
+                                ? "a station learned on another port does not move here" : "stations may move here"));
+            }
+        }
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");

@@ -3,6 +3,7 @@ package org.pfcswitch.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.dataplane.DpdkSwitch;
@@ -104,9 +105,9 @@ final class SwitchStatus {
                     .append(", ecn marked ").append(sumPort(c.ecnMarked, p))
                     .append(", flooded ").append(c.flooded[p])
                     .append(", filtered ").append(c.filtered[p])
-                    .append(", malformed ").append(c.malformed[p])
-                    .append(", foreign control ").append(c.foreignControl[p])
-                    .append(", bad frames").append(parseErrors(c, p));
+                    .append(", malformed ").append(c.malformed(p)).append(malformedByReason(c, p))
+                    .append(", malformed dropped ").append(c.malformedDropped[p])
+                    .append(", foreign control ").append(c.foreignControl[p]);
             for (int verdict : DROPS) {
                 long n = 0;
                 for (int prio = 0; prio < PRIORITIES; prio++) {
@@ -206,16 +207,16 @@ final class SwitchStatus {
         return sw.config().ports().get(port).name();
     }
 
-    /** " runt 2 pfc_reserved_bits_set 1" for the parse errors seen on {@code port}, " 0" when none. */
-    private static String parseErrors(SwitchCounters c, int port) {
-        StringBuilder s = new StringBuilder();
+    /** " (runt 2, pfc_reserved_bits_set 1)" for the malformed frames seen on {@code port}, "" when none. */
+    private static String malformedByReason(SwitchCounters c, int port) {
+        StringJoiner s = new StringJoiner(", ", " (", ")").setEmptyValue("");
         for (ParseError e : ParseError.values()) {
             long n = e.isError() ? c.parseErrors(port, e) : 0;
             if (n > 0) {
-                s.append(' ').append(e.name().toLowerCase(Locale.ROOT)).append(' ').append(n);
+                s.add(e.label() + " " + n);
             }
         }
-        return s.isEmpty() ? " 0" : s.toString();
+        return s.toString();
     }
 
     private static long portDrops(SwitchCounters c, int port) {

@@ -94,11 +94,13 @@ class FrameAndDecodeCommandTest {
         assertTrue(lines[0].contains("\"type\":\"roce\""), lines[0]);
         assertTrue(lines[1].contains("\"type\":\"malformed\",\"length\":10,\"error\":\"shorter than an Ethernet header"), lines[1]);
         assertTrue(lines[2].contains("\"error\":\"IPv4 header cut off\""), lines[2]);
-        assertTrue(lines[3].contains("\"error\":\"IPv4 header checksum mismatch\""), lines[3]);
+        assertTrue(lines[3].contains("\"type\":\"roce\""), "a bad checksum is not malformed (the switch forwards it): " + lines[3]);
         assertTrue(lines[3].contains("\"ipv4ChecksumOk\":false"), lines[3]);
         assertTrue(lines[4].contains("\"error\":\"MAC control frame too short for its opcode\""), lines[4]);
         assertTrue(lines[5].contains("\"type\":\"pfc\""), lines[5]);
-        assertTrue(d.err().contains("6 frames, 4 malformed, 1 pfc, 1 roce"), d.err());
+        assertTrue(d.err().contains("6 frames, 3 malformed, 1 pfc, 2 roce"), d.err());
+        assertTrue(d.err().contains("malformed: 1 x runt (shorter than an Ethernet header (14 bytes))"), d.err());
+        assertTrue(d.err().contains("1 with an IPv4 header checksum mismatch (not malformed"), d.err());
     }
 
     @Test

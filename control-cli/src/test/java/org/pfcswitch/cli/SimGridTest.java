@@ -87,6 +87,10 @@ class SimGridTest {
         assertEquals(spfc.get("fctBySize").get(0).get("fctP99Ns").asLong(), row.get("fct_p99_ns_lt10KB").asLong());
         assertEquals(spfc.get("drops").asLong(), row.get("drops").asLong());
         assertEquals(spfc.get("losslessViolations").asLong(), row.get("lossless_violations").asLong());
+        assertTrue(row.has("lossless_violations_obeying") && row.has("lossless_violations_ignoring"),
+                "the grid keeps the split of lossless violations by whether the sender obeys PFC: " + row);
+        assertEquals(spfc.get("losslessViolationsObeying").asLong(), row.get("lossless_violations_obeying").asLong());
+        assertEquals(spfc.get("losslessViolationsIgnoring").asLong(), row.get("lossless_violations_ignoring").asLong());
     }
 
     @Test

@@ -155,14 +155,17 @@ public final class DpdkSwitch {
     public void snapshot(CoreSnapshot into, long timeoutNanos) throws TimeoutException, InterruptedException {
         if (mailboxes.length == 1) {
             mailboxes[0].call(into::capture, timeoutNanos);
-            return;
-        }
-        synchronized (snapshotParts) {
-            for (int w = 0; w < mailboxes.length; w++) {
-                mailboxes[w].call(snapshotParts[w]::capture, timeoutNanos);
+        } else {
+            synchronized (snapshotParts) {
+                for (int w = 0; w < mailboxes.length; w++) {
+                    mailboxes[w].call(snapshotParts[w]::capture, timeoutNanos);
+                }
+                into.merge(snapshotParts, workerOf);
             }
-            into.merge(snapshotParts, workerOf);
         }
+        org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
+        into.recordWriteFailures = rec == null ? 0 : rec.writeFailures();
+        into.recordArrivalsAfterFailure = rec == null ? 0 : rec.ring().afterStop();
     }
 
     /**

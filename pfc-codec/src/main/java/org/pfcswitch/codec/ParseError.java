@@ -31,9 +31,20 @@ public enum ParseError {
     static final ParseError[] BY_ORDINAL = values();
 
     private final String reason;
+    private final String label;
 
     ParseError(String reason) {
         this.reason = reason;
+        this.label = name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * The reason's name wherever a malformed frame is counted ({@code truncated_vlan_tag}): the
+     * switch's shutdown log, {@code show}, the {@code reason} label of {@code /metrics} and
+     * {@code decode}'s summary, so their counts can be set side by side.
+     */
+    public String label() {
+        return label;
     }
 
     /** A short human-readable reason, used in logs, the decode command and counter help. */

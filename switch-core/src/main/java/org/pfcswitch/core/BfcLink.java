@@ -251,7 +251,7 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
             return NOT_CONTROL;
         }
         if (!frame.isBfcControl()) {
-            counters.malformed[port]++;                 // truncated or bad version/op: dropped
+            counters.malformedDropped[port]++;                 // truncated or bad version/op: dropped
             return CONSUMED;
         }
         if (Bfc.isStale(frame.bfcSeq(), lastSequenceSeen[port])) {

@@ -47,12 +47,13 @@ import org.pfcswitch.mmu.Schemes;
  *                     live switch config turns it on with its defaults)
  * @param shadows      shadow schemes ({@link ShadowMmus}): each keeps its own ledger beside the real
  *                     buffer and counts the XOFFs and drops it would have caused; empty (the default) = off
+ * @param portLearning by port: port security ({@link PortLearning}); null = {@link PortLearning#OPEN} everywhere
  */
 public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pauseQuanta, long[] portMacs,
                          List<SchedulerPolicy> schedulers, List<StaticMac> staticMacs, List<EcmpGroup> ecmpGroups,
                          boolean learning, int tableCapacity, long bfcBitmapPeriodNanos, boolean shaped,
                          boolean[] senderIgnoresPfc, PfcWatchdogConfig pfcwd,
-                         DeadlockConfig deadlock, List<String> shadows) {
+                         DeadlockConfig deadlock, List<String> shadows, List<PortLearning> portLearning) {
 
     /** BFC's periodic pause-state refresh (spec IV.2: recovery from a lost PAUSE/RESUME within 10 us + HRTT). */
     public static final long DEFAULT_BFC_BITMAP_PERIOD_NANOS = 10_000;
@@ -87,6 +88,11 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         staticMacs = List.copyOf(staticMacs);
         ecmpGroups = List.copyOf(ecmpGroups);
         shadows = shadows == null ? List.of() : List.copyOf(shadows);
+        portLearning = portLearning == null ? java.util.Collections.nCopies(ports, PortLearning.OPEN) : List.copyOf(portLearning);
+        if (portLearning.size() != ports) {
+            throw new IllegalArgumentException("core config has " + portLearning.size() + " port learning settings for "
+                    + ports + " MMU ports");
+        }
         ShadowMmus.check(shadows);
         for (String shadow : shadows) {
             Schemes.validate(mmu.withScheme(shadow));          // a bad shadow parameter fails here, not at start
@@ -161,13 +167,13 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             throw new IllegalArgumentException("the new MMU has " + other.portCount() + " ports, the switch " + mmu.portCount());
         }
         return new CoreConfig(other, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, shadows);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, shadows, portLearning);
     }
 
     /** The same switch with shadow schemes {@code schemes} (empty: none). */
     public CoreConfig withShadows(List<String> schemes) {
         return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, schemes);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, schemes, portLearning);
     }
 
     /** The same switch under another buffer-admission scheme. */
@@ -180,7 +186,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         long[] macs = portMacs.clone();
         macs[port] = mac;
         return new CoreConfig(mmu, classifier, pauseQuanta, macs, schedulers, staticMacs, ecmpGroups, learning,
-                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, shadows);
+                tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock, shadows, portLearning);
     }
 
     public static Builder builder(MmuConfig mmu) {
@@ -203,6 +209,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         private PfcWatchdogConfig pfcwd;
         private DeadlockConfig deadlock;
         private List<String> shadows = List.of();
+        private final PortLearning[] portLearning;
 
         private Builder(MmuConfig mmu) {
             this.mmu = mmu;
@@ -214,6 +221,8 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
             schedulers = new SchedulerPolicy[ports];
             Arrays.fill(schedulers, SchedulerPolicy.strictPriority());
             senderIgnoresPfc = new boolean[ports];
+            portLearning = new PortLearning[ports];
+            Arrays.fill(portLearning, PortLearning.OPEN);
         }
 
         public Builder classifier(PriorityClassifier c) { classifier = c; return this; }
@@ -226,6 +235,8 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public Builder ecmpGroup(long mac, int... ports) { ecmpGroups.add(new EcmpGroup(mac, ports)); return this; }
         public Builder learning(boolean on) { learning = on; return this; }
         public Builder tableCapacity(int n) { tableCapacity = n; return this; }
+        /** Port security on {@code port}: how many stations it may learn and whether stations may move to it. */
+        public Builder portLearning(int port, PortLearning l) { portLearning[port] = l; return this; }
         public Builder bfcBitmapPeriodNanos(long ns) { bfcBitmapPeriodNanos = ns; return this; }
         /** {@code false} turns every port's shaper off (see {@link CoreConfig#shaped}). */
         public Builder shaper(boolean on) { shaped = on; return this; }
@@ -241,7 +252,7 @@ public record CoreConfig(MmuConfig mmu, PriorityClassifier classifier, int pause
         public CoreConfig build() {
             return new CoreConfig(mmu, classifier, pauseQuanta, portMacs, Arrays.asList(schedulers), staticMacs,
                     ecmpGroups, learning, tableCapacity, bfcBitmapPeriodNanos, shaped, senderIgnoresPfc, pfcwd, deadlock,
-                    shadows);
+                    shadows, Arrays.asList(portLearning));
         }
     }
 }

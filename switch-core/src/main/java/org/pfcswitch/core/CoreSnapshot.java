@@ -72,6 +72,12 @@ public final class CoreSnapshot {
     /** Lossless drops since the core started, of frames from senders that obey PFC and from senders that do not. */
     public long losslessViolationsObeying;
     public long losslessViolationsIgnoring;
+    /**
+     * {@code run --record}: writes that failed and stopped the recording (0 or 1), and the arrivals
+     * not recorded since. The driver fills them (it owns the recorder); 0 without a recording.
+     */
+    public long recordWriteFailures;
+    public long recordArrivalsAfterFailure;
 
     /** Deadlock detection: counts, the watched cycle, reports, PFC sender MACs, wait-for edges. */
     public final org.pfcswitch.core.deadlock.DeadlockSnapshot deadlock;

@@ -18,6 +18,11 @@ import org.pfcswitch.codec.MacAddress;
  * atomic, so a reader sees either the old or the new port, never a torn entry. Learning that
  * finds the table three-quarters full stops learning new stations (they are flooded) and counts it.
  *
+ * <p>Port security ({@link PortLearning}, per port): a port learns at most {@code maxMacs} stations,
+ * and a port that denies moves does not take a station learned on another port; static entries
+ * never move. {@link #learn} says what it did, so the caller counts moves and refusals. The counts
+ * of stations learned per port are the owning worker's own (plain), like the probe.
+ *
  * <p>The switch core gives each worker a table of its own, which only that worker writes; its
  * per-frame reads ({@link #learn}'s probe and {@link #lookupOwned}) are plain loads, which see
  * every write of the thread that made them (and, should another thread ever learn into the same
@@ -52,6 +57,13 @@ public final class ForwardingTable {
     private final int maxEntries;
     private final int ports;
     private final boolean learning;
+    /** By port: stations that may be learned on it, whether a station learned elsewhere may move to it. */
+    private final int[] maxMacs;
+    private final boolean[] movesDenied;
+    /** By port: stations learned on it now (static entries not counted). */
+    private final int[] learnedOn;
+    /** The port a station was on before the last {@link #MOVED} or {@link #MOVE_DENIED}. */
+    private int movedFrom = -1;
     @SuppressWarnings("unused") // through SIZE
     private volatile int size;
     @SuppressWarnings("unused") // through FULL
@@ -63,6 +75,16 @@ public final class ForwardingTable {
      * @param learning whether to learn source MACs
      */
     public ForwardingTable(int ports, int capacity, boolean learning) {
+        this(ports, capacity, learning, java.util.Collections.nCopies(ports, PortLearning.OPEN));
+    }
+
+    /**
+     * @param ports    switch ports, numbered 0..ports-1
+     * @param capacity stations the table must hold (rounded up; the table is sized for a load of 3/4)
+     * @param learning whether to learn source MACs
+     * @param security by port: what it may learn
+     */
+    public ForwardingTable(int ports, int capacity, boolean learning, java.util.List<PortLearning> security) {
         if (ports < 1 || ports > MAX_PORTS) {
             throw new IllegalArgumentException("ports must be 1.." + MAX_PORTS + ", got " + ports);
         }
@@ -76,7 +98,28 @@ public final class ForwardingTable {
         this.maxEntries = slotCount / 4 * 3;
         this.ports = ports;
         this.learning = learning;
+        if (security.size() != ports) {
+            throw new IllegalArgumentException(security.size() + " port learning settings for " + ports + " ports");
+        }
+        this.maxMacs = new int[ports];
+        this.movesDenied = new boolean[ports];
+        this.learnedOn = new int[ports];
+        for (int p = 0; p < ports; p++) {
+            maxMacs[p] = security.get(p).maxMacs();
+            movesDenied[p] = security.get(p).moves() == PortLearning.Moves.DENY;
+        }
     }
+
+    /** What {@link #learn} did: nothing (a known station on its port, a group address, a full table). */
+    public static final int UNCHANGED = 0;
+    /** A new station, learned. */
+    public static final int LEARNED = 1;
+    /** A learned station seen on another port moved there ({@link #movedFrom}: where it was). */
+    public static final int MOVED = 2;
+    /** A station seen on another port than its entry's stayed: a static entry, or the port denies moves. */
+    public static final int MOVE_DENIED = 3;
+    /** A new (or moving) station not learned: the port has learned its {@code maxMacs} already. */
+    public static final int OVER_LIMIT = 4;
 
     /** Adds or replaces a static entry: never moved by learning. Control plane. */
     public void addStatic(long mac, int port) {
@@ -116,27 +159,57 @@ public final class ForwardingTable {
     }
 
     /**
-     * Records that {@code mac} is behind {@code port}; a no-op for multicast sources and static entries.
+     * Records that {@code mac} is behind {@code port}, as that port's {@link PortLearning} allows.
      *
-     * @return true when the table changed (a new station, or one that moved)
+     * @return {@link #UNCHANGED}, {@link #LEARNED}, {@link #MOVED}, {@link #MOVE_DENIED} or {@link #OVER_LIMIT};
+     *         the table changed on {@link #LEARNED} and {@link #MOVED}
      */
-    public boolean learn(long mac, int port) {
+    public int learn(long mac, int port) {
         if (MacAddress.isMulticast(mac)) {
-            return false;                       // not a station: a bridge never learns a group address
+            return UNCHANGED;                   // not a station: a bridge never learns a group address
         }
         for (int i = index(mac); ; i = (i + 1) & mask) {
             long e = slots[i];                  // plain: the owning thread's own writes (see the class comment)
             if (e == 0) {
-                return insert(mac, port, false);
+                if (learnedOn[port] >= maxMacs[port]) {
+                    return OVER_LIMIT;
+                }
+                if (!insert(mac, port, false)) {
+                    return UNCHANGED;           // the table is full (counted)
+                }
+                learnedOn[port]++;
+                return LEARNED;
             }
             if (e >>> 16 == mac) {
-                if ((e & STATIC_BIT) == 0 && (int) (e & PORT_MASK) != port + 1) {
-                    SLOTS.setOpaque(slots, i, entry(mac, port, false));   // the station moved
-                    return true;
-                }
-                return false;
+                int was = (int) (e & PORT_MASK) - 1;
+                return was == port ? UNCHANGED : move(i, e, mac, was, port);
             }
         }
+    }
+
+    /** A station with the entry {@code e} in slot {@code i}, on port {@code was}, seen on {@code port}. */
+    private int move(int i, long e, long mac, int was, int port) {
+        movedFrom = was;
+        if ((e & STATIC_BIT) != 0 || movesDenied[port]) {
+            return MOVE_DENIED;
+        }
+        if (learnedOn[port] >= maxMacs[port]) {
+            return OVER_LIMIT;
+        }
+        SLOTS.setOpaque(slots, i, entry(mac, port, false));
+        learnedOn[was]--;
+        learnedOn[port]++;
+        return MOVED;
+    }
+
+    /** Where the station of the last {@link #MOVED} or {@link #MOVE_DENIED} was (its entry's port). */
+    public int movedFrom() {
+        return movedFrom;
+    }
+
+    /** Stations learned on {@code port} now (static entries not counted); the owning thread. */
+    public int learnedOn(int port) {
+        return learnedOn[port];
     }
 
     /** Stations in the table (static entries included). */

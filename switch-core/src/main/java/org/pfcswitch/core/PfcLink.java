@@ -164,7 +164,7 @@ final class PfcLink implements LinkControl {
             }
             return resumed ? RESUMED : CONSUMED;
         }
-        counters.malformed[port]++;                 // another MAC-control opcode: never forwarded
+        counters.malformedDropped[port]++;                 // another MAC-control opcode: never forwarded
         return CONSUMED;
     }
 

@@ -46,6 +46,8 @@ final class ReceiveStage {
     private final PfcWatchdog watchdog;
     /** The rings to the other workers (stations learned here go to them), or null with one worker. */
     private WorkerCrossings crossings;
+    /** MAC moves and denied moves for the log, one per port per second. */
+    private final MacMoveEvents moveEvents;
 
     ReceiveStage(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator, LinkControl link,
                  PfcWatchdog watchdog, AdmissionStage admission, EgressStage egress, SwitchCounters counters) {
@@ -61,7 +63,8 @@ final class ReceiveStage {
         this.ecmpHash = model.ecmpHash();
         this.ecmpSeed = model.ecmpSeed();
         this.classifier = config.classifier();
-        this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning());
+        this.table = new ForwardingTable(ports, config.tableCapacity(), config.learning(), config.portLearning());
+        this.moveEvents = new MacMoveEvents(ports);
         for (CoreConfig.StaticMac s : config.staticMacs()) {
             table.addStatic(s.mac(), s.port());
         }
@@ -77,7 +80,7 @@ final class ReceiveStage {
             counters.countParseError(port, error);
         }
         if (error == ParseError.RUNT || error == ParseError.OUTSIDE_BUFFER) {
-            counters.malformed[port]++;
+            counters.malformedDropped[port]++;
             allocator.free(handle);
             return;
         }
@@ -105,8 +108,11 @@ final class ReceiveStage {
             return;
         }
         long dst = parsed.dstMac();
-        if (table.learning() && table.learn(parsed.srcMac(), inPort) && crossings != null) {
-            crossings.sendLearned(parsed.srcMac(), inPort);     // the other workers forward to it too
+        if (table.learning()) {
+            int learned = table.learn(parsed.srcMac(), inPort);
+            if (learned != ForwardingTable.UNCHANGED) {
+                learned(learned, parsed.srcMac(), inPort, now);
+            }
         }
         int outPort = MacAddress.isMulticast(dst) ? -1 : route(dst);
         short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
@@ -118,6 +124,30 @@ final class ReceiveStage {
             admission.admit(parsed, inPort, priority, outPort, handle, length, ipv4Offset, now);
         } else {
             flood(inPort, priority, handle, offset, length, ipv4Offset, now);
+        }
+    }
+
+    /** What learning {@code mac} on {@code port} did ({@link ForwardingTable#learn}), besides nothing: shared, counted, logged. */
+    private void learned(int outcome, long mac, int port, long now) {
+        switch (outcome) {
+            case ForwardingTable.LEARNED -> share(mac, port);
+            case ForwardingTable.MOVED -> {
+                counters.macMoves[port]++;
+                moveEvents.report(mac, table.movedFrom(), port, false, now);
+                share(mac, port);
+            }
+            case ForwardingTable.MOVE_DENIED -> {
+                counters.macMovesDenied[port]++;
+                moveEvents.report(mac, table.movedFrom(), port, true, now);
+            }
+            default -> counters.macOverLimit[port]++;
+        }
+    }
+
+    /** A station learned (or moved) here: the other workers forward to it too. */
+    private void share(long mac, int port) {
+        if (crossings != null) {
+            crossings.sendLearned(mac, port);
         }
     }
 
@@ -158,9 +188,17 @@ final class ReceiveStage {
         this.crossings = crossings;
     }
 
-    /** A station another worker learned on one of its ports: this worker forwards to it as well. */
+    /**
+     * A station another worker learned on one of its ports: this worker forwards to it as well. The
+     * port's learning rules apply here too (a station this worker saw first on a port that denies
+     * moves stays there), but the counting and the log are the learning worker's.
+     */
     void learnedElsewhere(long mac, int port) {
         table.learn(mac, port);
+    }
+
+    MacMoveEvents moveEvents() {
+        return moveEvents;
     }
 
     ForwardingTable forwardingTable() {

@@ -358,6 +358,11 @@ public final class SwitchCore implements PfcPortState {
         return receive.forwardingTable();
     }
 
+    /** MAC moves and denied moves seen on this core's ports, rate-limited, for the live switch's log. */
+    public MacMoveEvents macMoveEvents() {
+        return receive.moveEvents();
+    }
+
     public long speedBps(int port) {
         return egress.speedBps(port);
     }

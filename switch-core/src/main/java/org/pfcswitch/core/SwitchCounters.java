@@ -100,16 +100,29 @@ public final class SwitchCounters {
     public final long[] filtered;
     /** Frames copied to every other port (multicast or unknown destination), by ingress port. */
     public final long[] flooded;
-    /** Frames dropped before admission: shorter than a header, other MAC control, by ingress port. */
-    public final long[] malformed;
+    /**
+     * Of the malformed frames ({@link #malformed(int)}), those dropped before admission because
+     * nothing could be done with them (shorter than a header, a MAC-control opcode other than PFC
+     * and PAUSE, a BFC control frame that does not parse), by ingress port.
+     */
+    public final long[] malformedDropped;
     /**
      * Frames whose parse found something wrong, by {@code port * ParseError count + ordinal}
      * ({@link #parseErrors(int, ParseError)}), whatever happened to them next: a runt or a MAC-control
-     * frame of an unknown opcode is dropped ({@link #malformed}), a PFC frame with reserved bits set
+     * frame of an unknown opcode is dropped ({@link #malformedDropped}), a PFC frame with reserved bits set
      * is obeyed for its eight priorities, an IPv4 header that does not add up is forwarded on the
      * priority read so far.
      */
     public final long[] parseErrors;
+    /**
+     * Port security, by the port a station was seen on ({@link PortLearning}): learned stations that
+     * moved to it; stations learned elsewhere (or static) that were seen on it and did not move (a
+     * spoofed source, or a station the port's {@code moves: deny} keeps where it was); new sources it
+     * did not learn because it had learned its {@code maxMacs}.
+     */
+    public final long[] macMoves;
+    public final long[] macMovesDenied;
+    public final long[] macOverLimit;
     /** Flood copies that got no buffer, by ingress port. */
     public final long[] floodNoBuffer;
     /** Most bytes the whole shared buffer ever held (the MMU ledger's total). */
@@ -159,7 +172,10 @@ public final class SwitchCounters {
         queueDelayMaxNanos = new long[keys];
         filtered = new long[ports];
         flooded = new long[ports];
-        malformed = new long[ports];
+        malformedDropped = new long[ports];
+        macMoves = new long[ports];
+        macMovesDenied = new long[ports];
+        macOverLimit = new long[ports];
         floodNoBuffer = new long[ports];
         parseErrors = new long[ports * PARSE_ERRORS];
         all = new long[][] {
@@ -167,7 +183,8 @@ public final class SwitchCounters {
             pfcwdRestorations, pfcwdDrops, pfcwdIngressDrops, pfcFramesRx, pfcFramesTx, pfcXoffRx, pfcXonRx,
             pfcXoffTx, pfcXonTx, pauseFramesRx, controlNoBuffer, bfcPauseTx, bfcResumeTx, bfcBitmapTx, bfcControlRx,
             bfcControlIgnored, bfcBadUpstreamQueue, foreignControl, ecnMarked, maxQueueBytes, queueDelaySumNanos,
-            queueDelayMaxNanos, filtered, flooded, malformed, parseErrors, floodNoBuffer};
+            queueDelayMaxNanos, filtered, flooded, malformedDropped, parseErrors, floodNoBuffer, macMoves, macMovesDenied,
+            macOverLimit};
     }
 
     private static final int PARSE_ERRORS = ParseError.values().length;
@@ -244,6 +261,20 @@ public final class SwitchCounters {
     /** Frames received on {@code port} whose parse ended with {@code error}. */
     public long parseErrors(int port, ParseError error) {
         return parseErrors[port * PARSE_ERRORS + error.ordinal()];
+    }
+
+    /**
+     * The malformed frames received on {@code port}: every frame whose parse found something wrong,
+     * whatever reason ({@link #parseErrors(int, ParseError)}) and whatever happened to it next. The
+     * one total that the shutdown log, {@code show ports} and {@code /metrics} (as the sum over its
+     * {@code reason} label) give.
+     */
+    public long malformed(int port) {
+        long n = 0;
+        for (ParseError e : ParseError.values()) {
+            n += e.isError() ? parseErrors(port, e) : 0;
+        }
+        return n;
     }
 
     void countParseError(int port, ParseError error) {

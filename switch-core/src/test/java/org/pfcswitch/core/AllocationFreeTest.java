@@ -154,6 +154,34 @@ class AllocationFreeTest {
         void downstreamEvent(long now);
     }
 
+    /**
+     * A station whose frames come in by turns on two ports that allow moves and one that denies
+     * them (a spoofing storm): every frame a move or a denied move, counted and rate-limited into
+     * the log's ring, and nothing allocated.
+     */
+    @Test
+    void macMovesAndDeniedMovesAllocateNothing() {
+        CoreConfig config = Configs.core(Configs.mmu(4, "dt").build()).learning(true)
+                .portLearning(2, new PortLearning(PortLearning.UNLIMITED, PortLearning.Moves.DENY)).build();
+        CoreRig rig = new CoreRig(config, 1 << 14, false);
+        long station = 0x0200_0000_0B00L;                            // learned, not one of the static hosts
+        long[] clock = {0};
+        Runnable storm = () -> {
+            for (int i = 0; i < 300_000; i++) {
+                clock[0] += 1_000;
+                rig.runUntil(clock[0]);
+                rig.core.onFrame(i % 3, rig.roceFrame(Configs.host(3), station, 0, 0, 64, i), clock[0]);
+            }
+        };
+        storm.run();                                                  // warm-up
+        long moves = rig.core.counters().macMoves[0] + rig.core.counters().macMoves[1];
+        long allocated = allocatedBy(storm);
+        assertTrue(rig.core.counters().macMoves[0] + rig.core.counters().macMoves[1] - moves > 150_000, "moves were made");
+        assertTrue(rig.core.counters().macMovesDenied[2] > 0, "moves were denied");
+        assertTrue(rig.core.macMoveEvents().drain((mac, from, to, denied, since, at) -> { }) > 0, "and reported");
+        assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 300,000 moves and denied moves");
+    }
+
     private static long allocatedBy(Runnable run) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long tid = Thread.currentThread().threadId();

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacAddress;
 
@@ -46,5 +48,46 @@ class ForwardingTableTest {
         assertEquals(-1, t.lookup(0));
         t.learn(0, 1);
         assertEquals(1, t.lookup(0));
+    }
+
+    @Test
+    void aStaticEntryNeverMovesAndSaysSo() {
+        ForwardingTable t = new ForwardingTable(3, 16, true);
+        t.addStatic(0xAAL, 0);
+        assertEquals(ForwardingTable.MOVE_DENIED, t.learn(0xAAL, 2));
+        assertEquals(0, t.movedFrom());
+        assertEquals(0, t.lookup(0xAAL));
+        assertEquals(ForwardingTable.UNCHANGED, t.learn(0xAAL, 0));
+    }
+
+    @Test
+    void movesAreReportedAndAPortThatDeniesThemKeepsTheStationWhereItWasLearned() {
+        List<PortLearning> security = List.of(PortLearning.OPEN, PortLearning.OPEN,
+                new PortLearning(PortLearning.UNLIMITED, PortLearning.Moves.DENY));
+        ForwardingTable t = new ForwardingTable(3, 16, true, security);
+        assertEquals(ForwardingTable.LEARNED, t.learn(0x10, 0));
+        assertEquals(ForwardingTable.UNCHANGED, t.learn(0x10, 0));
+        assertEquals(ForwardingTable.MOVE_DENIED, t.learn(0x10, 2), "port 2 denies moves: a spoofer there takes nothing");
+        assertEquals(0, t.lookup(0x10));
+        assertEquals(ForwardingTable.MOVED, t.learn(0x10, 1), "port 1 allows them");
+        assertEquals(0, t.movedFrom());
+        assertEquals(1, t.lookup(0x10));
+        assertEquals(0, t.learnedOn(0));
+        assertEquals(1, t.learnedOn(1));
+        assertEquals(ForwardingTable.LEARNED, t.learn(0x20, 2), "a new station is learned on a port that denies moves");
+    }
+
+    @Test
+    void aPortLearnsAtMostMaxMacsStations() {
+        ForwardingTable t = new ForwardingTable(2, 16, true,
+                List.of(new PortLearning(2, PortLearning.Moves.ALLOW), PortLearning.OPEN));
+        assertEquals(ForwardingTable.LEARNED, t.learn(0x10, 0));
+        assertEquals(ForwardingTable.LEARNED, t.learn(0x11, 0));
+        assertEquals(ForwardingTable.OVER_LIMIT, t.learn(0x12, 0));
+        assertEquals(-1, t.lookup(0x12));
+        assertEquals(ForwardingTable.LEARNED, t.learn(0x30, 1));
+        assertEquals(ForwardingTable.OVER_LIMIT, t.learn(0x30, 0), "nor may a station move onto a full port");
+        assertEquals(ForwardingTable.MOVED, t.learn(0x11, 1), "a station that leaves frees its place");
+        assertEquals(ForwardingTable.LEARNED, t.learn(0x12, 0));
     }
 }

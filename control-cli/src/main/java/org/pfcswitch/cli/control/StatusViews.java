@@ -99,13 +99,7 @@ public final class StatusViews {
     }
 
     private long malformed(int port) {
-        long v = 0;
-        for (ParseError e : ParseError.values()) {
-            if (e != ParseError.NONE) {
-                v += s.parseErrors(port, e);
-            }
-        }
-        return v;
+        return s.counters.malformed(port);
     }
 
     // ------------------------------------------------------------------ JSON
@@ -120,11 +114,13 @@ public final class StatusViews {
                     .field("pfc_frames_sent", s.counters.pfcFramesTx[p]).field("pfc_frames_received", s.counters.pfcFramesRx[p])
                     .field("pause_frames_received", s.counters.pauseFramesRx[p]).field("malformed", malformed(p))
                     .field("flooded", s.counters.flooded[p]).field("filtered", s.counters.filtered[p])
+                    .field("mac_moves", s.counters.macMoves[p]).field("mac_moves_denied", s.counters.macMovesDenied[p])
+                    .field("mac_learn_limit", s.counters.macOverLimit[p])
                     .field("lossless_drops", s.losslessDrops(p)).field("sender_obeys_pfc", !s.senderIgnoresPfc[p]);
             j.beginObject("parse_errors");
             for (ParseError e : ParseError.values()) {
                 if (e != ParseError.NONE && s.parseErrors(p, e) > 0) {
-                    j.field(e.name().toLowerCase(Locale.ROOT), s.parseErrors(p, e));
+                    j.field(e.label(), s.parseErrors(p, e));
                 }
             }
             j.endObject().endObject();
@@ -383,11 +379,11 @@ public final class StatusViews {
 
     private String portsText() {
         Table t = new Table("PORT", "RX_FRAMES", "RX_BYTES", "TX_FRAMES", "TX_BYTES", "DROPS", "TX_REFUSED", "PFC_TX", "PFC_RX",
-                "PAUSE_RX", "MALFORMED", "LOSSLESS_DROPS", "SENDER");
+                "PAUSE_RX", "MALFORMED", "MAC_MOVES", "MOVES_DENIED", "LOSSLESS_DROPS", "SENDER");
         for (int p = 0; p < s.ports; p++) {
             t.row(names.get(p), sum(s.counters.rxFrames, p), sum(s.counters.rxBytes, p), sum(s.counters.txFrames, p), sum(s.counters.txBytes, p), portDrops(p),
                     driver.txRefused(p), s.counters.pfcFramesTx[p], s.counters.pfcFramesRx[p], s.counters.pauseFramesRx[p], malformed(p),
-                    s.losslessDrops(p), s.senderIgnoresPfc[p] ? "ignores-pfc" : "obeys-pfc");
+                    s.counters.macMoves[p], s.counters.macMovesDenied[p], s.losslessDrops(p), s.senderIgnoresPfc[p] ? "ignores-pfc" : "obeys-pfc");
         }
         return t.toString();
     }

@@ -124,13 +124,20 @@ public final class SwitchMetrics {
             counter("pfcswitch.rx.missed.frames", "Frames the port's receive ring had no room for: lost before the switch"
                     + " saw them (the worker fell behind the port)", portTag, s -> driver.rxMissed(pp));
             counter("pfcswitch.flooded.frames", "Frames flooded (unknown or multicast destination)", portTag, s -> s.counters.flooded[pp]);
+            counter("pfcswitch.mac.moves", "Learned stations that moved to this port (seen here, learned on another)",
+                    portTag, s -> s.counters.macMoves[pp]);
+            counter("pfcswitch.mac.moves.denied", "Frames from a station learned on another port (or static there) that did"
+                    + " not move it here: a static entry, or this port's learning moves: deny", portTag,
+                    s -> s.counters.macMovesDenied[pp]);
+            counter("pfcswitch.mac.learn.limit", "Source MACs not learned because this port has learned its learning"
+                    + " maxMacs (the frames are forwarded)", portTag, s -> s.counters.macOverLimit[pp]);
             for (ParseError e : ParseError.values()) {
                 if (e == ParseError.NONE) {
                     continue;
                 }
                 int index = p * CoreSnapshot.PARSE_ERRORS + e.ordinal();
                 counter("pfcswitch.malformed.frames", "Frames whose parse found something wrong, by reason",
-                        portTag.and("reason", e.name().toLowerCase(java.util.Locale.ROOT)), s -> s.counters.parseErrors[index]);
+                        portTag.and("reason", e.label()), s -> s.counters.parseErrors[index]);
             }
         }
         String[] views = {"private", "shared_lossless", "shared_lossy", "headroom", "total"};
@@ -147,6 +154,11 @@ public final class SwitchMetrics {
                 Tags.of("sender", "obeys_pfc"), s -> s.losslessViolationsObeying);
         counter("pfcswitch.lossless.violations.by.sender", "Lossless frames dropped since start, by whether their sender obeys PFC",
                 Tags.of("sender", "ignores_pfc"), s -> s.losslessViolationsIgnoring);
+        counter("pfcswitch.record.write.failures", "run --record: writes to the recording that failed (a full disk, an I/O"
+                + " error); the first stops the recording, the file keeps a readable prefix", Tags.empty(),
+                s -> s.recordWriteFailures);
+        counter("pfcswitch.record.arrivals.lost", "run --record: arrivals not recorded because the recording had stopped"
+                + " on a failed write (the switch forwarded them)", Tags.empty(), s -> s.recordArrivalsAfterFailure);
         counter("pfcswitch.deadlocks", "PFC deadlocks the switch found in itself: a cycle of paused queues that lasted"
                 + " deadlock.persist (show deadlock)", Tags.empty(), s -> s.deadlock.deadlocks);
         gauge("pfcswitch.deadlock.present", "1 while a reported PFC deadlock is still found", Tags.empty(),

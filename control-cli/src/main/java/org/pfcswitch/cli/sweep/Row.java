@@ -30,7 +30,8 @@ public record Row(int run, SequencedMap<String, String> cells) {
      * The row of one run: the point's values, scheme, seed, then the scenario's figures as
      * {@code sim} reports them: PFC pauses (all, to hosts, across the fabric, to each report port),
      * XOFF episodes, pause time, first pause, throughput per traffic, flows, FCT p50/p99 overall
-     * and per size bin (with the p99 slowdown), drops, lossless violations, the most buffer used,
+     * and per size bin (with the p99 slowdown), drops, lossless violations (all, then of senders that
+     * obey PFC and of senders that ignore it, as {@code sim} splits them), the most buffer used,
      * events and wall time.
      */
     public static Row of(Grid.Run run, List<String> keys, Scenario s, SchemeResult r, double wallSeconds) {
@@ -70,6 +71,8 @@ public record Row(int run, SequencedMap<String, String> cells) {
         }
         c.put("drops", Long.toString(r.drops()));
         c.put("lossless_violations", Long.toString(r.losslessViolations()));
+        c.put("lossless_violations_obeying", Long.toString(r.losslessViolationsObeying()));
+        c.put("lossless_violations_ignoring", Long.toString(r.losslessViolationsIgnoring()));
         c.put("max_buffer_bytes", Long.toString(r.maxBufferBytes()));
         c.put("events", Long.toString(r.events()));
         c.put(WALL, String.format(Locale.ROOT, "%.3f", wallSeconds));

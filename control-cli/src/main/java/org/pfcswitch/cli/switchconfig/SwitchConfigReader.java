@@ -17,6 +17,7 @@ import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.DeadlockConfig;
 import org.pfcswitch.dataplane.SwitchConfig;
+import org.pfcswitch.core.PortLearning;
 import org.pfcswitch.dataplane.ThreadAffinity;
 import org.pfcswitch.mmu.MmuConfig;
 
@@ -43,6 +44,9 @@ import org.pfcswitch.mmu.MmuConfig;
  *     cableDelay: 1us                           # one-way delay to the neighbour: enters the headroom (default 0)
  *     rxDescriptors: 1024
  *     txDescriptors: 1024
+ *     learning: {maxMacs: 1, moves: deny}      # port security (optional): learn at most maxMacs stations
+ *                                             # here; moves: deny keeps a station learned on another port
+ *                                             # there when its MAC shows up here (default: no limit, allow)
  *   - {name: c, kind: clone, of: h1, count: 5, pfc: ignore}   # clone ports c0..c4: h1's ingress copied
  *                                             # onto each (see Device.Clone); pfc: ignore | skip
  * forwarding:
@@ -102,6 +106,7 @@ public final class SwitchConfigReader {
             }
             core.staticMac(mac(s, "mac"), index);
         }
+        portLearning(root, ports, core);
         for (int i = 0; i < ports.size(); i++) {
             // a clone with pfc: ignore has no sender a PAUSE could stop; a device port's neighbour is assumed to obey
             core.senderIgnoresPfc(i, ports.get(i).device() instanceof Device.Clone c && c.pfc() == ClonePfc.IGNORE);
@@ -198,7 +203,7 @@ public final class SwitchConfigReader {
                 }
                 continue;
             }
-            p.allowOnly("name", "device", "mac", "speed", "cableDelay", "rxDescriptors", "txDescriptors");
+            p.allowOnly("name", "device", "mac", "speed", "cableDelay", "rxDescriptors", "txDescriptors", "learning");
             String name = portName(p);
             String previous = byName.putIfAbsent(name, p.path());
             if (previous != null) {
@@ -226,6 +231,24 @@ public final class SwitchConfigReader {
                     p.integer("txDescriptors", 1024, 32, 16384)));
         }
         return ports;
+    }
+
+    /** Each device port's {@code learning: {maxMacs, moves}} (port security); a port without it learns freely. */
+    private static void portLearning(ConfigNode root, List<SwitchConfig.Port> ports, CoreConfig.Builder core) {
+        for (ConfigNode p : root.children("ports")) {
+            if (!p.has("learning")) {
+                continue;
+            }
+            ConfigNode l = p.child("learning").allowOnly("maxMacs", "moves");
+            int maxMacs = l.has("maxMacs") ? l.integer("maxMacs", PortLearning.UNLIMITED, 1, 1 << 24) : PortLearning.UNLIMITED;
+            String moves = l.string("moves", "allow");
+            if (!moves.equals("allow") && !moves.equals("deny")) {
+                throw l.error("moves", "expected allow (a station seen here moves here) or deny (it stays on the port it"
+                        + " was learned on), got '" + moves + "'");
+            }
+            core.portLearning(indexOf(ports, p.string("name")), new PortLearning(maxMacs,
+                    moves.equals("deny") ? PortLearning.Moves.DENY : PortLearning.Moves.ALLOW));
+        }
     }
 
     private static String portName(ConfigNode p) {

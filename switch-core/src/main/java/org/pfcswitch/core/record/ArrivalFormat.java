@@ -22,9 +22,13 @@ package org.pfcswitch.core.record;
  *   8  u16      ingress port (&lt; N)
  *  10  u16      frame length in bytes, as on the wire without FCS (1..65535)
  *  12  u16      header bytes captured (&le; min(length, 64))
- *  14  u16      0
+ *  14  u16      flags: bit 0 {@link #STOPPED_AFTER}, the rest 0
  *  16  64 bytes the frame's first bytes, zero past the captured ones
  * </pre>
+ *
+ * A recording whose writer failed (a full disk, an I/O error) is cut back to its last whole record,
+ * which gets {@link #STOPPED_AFTER}: the file stays readable, and a reader can say that the
+ * recording stops early.
  *
  * 64 bytes hold Ethernet (14), an 802.1Q tag (4), IPv4 (20, its DSCP and ECN), UDP (8) and the RoCEv2
  * BTH (12): everything the switch core classifies and forwards by.
@@ -40,6 +44,10 @@ public final class ArrivalFormat {
     public static final int RECORD_BYTES = 16 + HEADER_BYTES;
     public static final int MAX_PORTS = 4096;
     public static final int MAX_LENGTH = 0xFFFF;
+    /** Where a record's flags are. */
+    public static final int FLAGS_OFFSET = 14;
+    /** Flag: the recording stopped after this record because a write failed; what arrived later is not in the file. */
+    public static final int STOPPED_AFTER = 1;
 
     private ArrivalFormat() {}
 }

@@ -34,6 +34,7 @@ public final class ArrivalReader implements Closeable {
     private final ByteBuffer view = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
     private long index;
     private long lastTime = Long.MIN_VALUE;
+    private boolean stoppedEarly;
 
     public ArrivalReader(InputStream input) throws IOException {
         this.in = input instanceof BufferedInputStream ? input : new BufferedInputStream(input, 1 << 16);
@@ -93,6 +94,14 @@ public final class ArrivalReader implements Closeable {
         return index;
     }
 
+    /**
+     * Whether a record read so far says the recording stopped after it on a write error
+     * ({@link ArrivalFormat#STOPPED_AFTER}): the file is a prefix of what arrived.
+     */
+    public boolean stoppedEarly() {
+        return stoppedEarly;
+    }
+
     /** Reads the next arrival into {@code a}; false at the end of the file. */
     public boolean next(Arrival a) throws IOException {
         int n = in.readNBytes(raw, 0, raw.length);
@@ -107,6 +116,7 @@ public final class ArrivalReader implements Closeable {
         int port = Short.toUnsignedInt(view.getShort(8));
         int length = Short.toUnsignedInt(view.getShort(10));
         int captured = Short.toUnsignedInt(view.getShort(12));
+        int flags = Short.toUnsignedInt(view.getShort(ArrivalFormat.FLAGS_OFFSET));
         if (port >= header.ports()) {
             throw new ArrivalFormatException("record " + index + ": port " + port + " outside 0.." + (header.ports() - 1));
         }
@@ -121,6 +131,7 @@ public final class ArrivalReader implements Closeable {
                     + lastTime + " ns (records must be in time order)");
         }
         lastTime = time;
+        stoppedEarly |= (flags & ArrivalFormat.STOPPED_AFTER) != 0;
         a.timeNanos = time;
         a.port = port;
         a.length = length;

@@ -29,6 +29,10 @@ public final class ArrivalRing {
     private final long max;
     /** Arrivals not recorded because {@code max} were already; written by the producer, read opaque. */
     private final AtomicLong overMax = new AtomicLong();
+    /** Set by the consumer when the recording stopped (its file cannot be written); read by the producer. */
+    private volatile boolean stopped;
+    /** Arrivals not recorded because the recording had stopped; written by the producer, read opaque. */
+    private final AtomicLong afterStop = new AtomicLong();
 
     /**
      * @param capacity arrivals the ring holds, a power of two from 2 to 2<sup>24</sup>
@@ -52,6 +56,10 @@ public final class ArrivalRing {
      * @return whether it was stored
      */
     public boolean offer(long timeNanos, int port, int length, MemorySegment bytes, long at) {
+        if (stopped) {
+            afterStop.setOpaque(afterStop.getPlain() + 1);
+            return false;
+        }
         if (ring.published() >= max) {
             overMax.setOpaque(overMax.getPlain() + 1);
             return false;
@@ -92,6 +100,16 @@ public final class ArrivalRing {
 
     public int capacity() {
         return ring.capacity();
+    }
+
+    /** Consumer: the recording stopped; the producer stores nothing more (and counts what it is offered). */
+    public void stop() {
+        stopped = true;
+    }
+
+    /** Arrivals not recorded because the recording had stopped ({@link #stop}); any thread. */
+    public long afterStop() {
+        return afterStop.getOpaque();
     }
 
     /** Arrivals dropped because the ring was full; any thread. */

@@ -9,8 +9,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
@@ -23,7 +25,10 @@ public final class ArrivalWriter implements Closeable {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final OutputStream out;
+    /** The file written, or null for a writer over a stream. */
+    private final Path path;
     private final int ports;
+    private final int headerBytes;
     /** Records are put here in place and written out 12 800 at a time (no per-record stream call). */
     private final byte[] buf = new byte[ArrivalFormat.RECORD_BYTES * 12_800];
     private int pos;
@@ -31,7 +36,12 @@ public final class ArrivalWriter implements Closeable {
     private long written;
 
     public ArrivalWriter(OutputStream out, ArrivalHeader header) throws IOException {
+        this(out, null, header);
+    }
+
+    private ArrivalWriter(OutputStream out, Path path, ArrivalHeader header) throws IOException {
         this.out = out;
+        this.path = path;
         this.ports = header.ports();
         ByteBuffer h = ByteBuffer.allocate(ArrivalFormat.HEADER_FIXED_BYTES + 8 * ports
                 + ArrivalFormat.MAC_ENTRY_BYTES * header.macPorts().size()).order(ByteOrder.LITTLE_ENDIAN);
@@ -43,11 +53,44 @@ public final class ArrivalWriter implements Closeable {
         for (Map.Entry<Long, Integer> e : header.macPorts().entrySet()) {
             h.putLong(e.getKey() & 0xFFFF_FFFF_FFFFL).putInt(e.getValue()).putInt(0);
         }
+        this.headerBytes = h.capacity();
         this.out.write(h.array());
     }
 
     public static ArrivalWriter create(Path path, ArrivalHeader header) throws IOException {
-        return new ArrivalWriter(Files.newOutputStream(path), header);
+        return new ArrivalWriter(Files.newOutputStream(path), path, header);
+    }
+
+    /**
+     * After a write failed (a full disk, an I/O error): closes the file, cuts it back to its last
+     * whole record and flags that record {@link ArrivalFormat#STOPPED_AFTER}, so that what was
+     * written is a readable prefix that says it stops early. Cutting frees space and the flag
+     * overwrites a byte already on disk, so both work on a full disk.
+     *
+     * @return the records the file keeps, or -1 when not even its header was written whole
+     */
+    public long keepWholeRecords() throws IOException {
+        if (path == null) {
+            throw new IllegalStateException("a writer over a stream cannot cut its output back");
+        }
+        try {
+            out.close();
+        } catch (IOException e) {
+            // what the stream still held cannot be written either: the file keeps what it has
+        }
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            long size = file.size();
+            if (size < headerBytes) {
+                return -1;
+            }
+            long records = (size - headerBytes) / ArrivalFormat.RECORD_BYTES;
+            file.truncate(headerBytes + records * ArrivalFormat.RECORD_BYTES);
+            if (records > 0) {
+                ByteBuffer flags = ByteBuffer.allocate(2).order(ByteOrder.LITTLE_ENDIAN).putShort(0, (short) ArrivalFormat.STOPPED_AFTER);
+                file.write(flags, headerBytes + (records - 1) * ArrivalFormat.RECORD_BYTES + ArrivalFormat.FLAGS_OFFSET);
+            }
+            return records;
+        }
     }
 
     /** One arrival: its frame's first bytes are read from {@code frame} at {@code offset}. */

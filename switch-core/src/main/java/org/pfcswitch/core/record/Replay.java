@@ -118,6 +118,7 @@ public final class Replay {
                 now = due;
             }
             out.arrivals = r.count();
+            out.stoppedEarly = r.stoppedEarly();
             out.lastArrivalNanos = last;
             out.events = events;
             out.framesLeftQueued = core.framesHeld();

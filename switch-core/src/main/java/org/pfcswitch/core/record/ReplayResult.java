@@ -13,10 +13,13 @@ import java.util.Arrays;
  * @param maxBufferBytes      most bytes the shared buffer held
  * @param meanQueueDelayNanos mean time a transmitted frame waited in its egress queue
  * @param slabFull            arrivals the replay had no slot for (0 unless the buffer is huge)
+ * @param stoppedEarly        the recording stopped early on a write error ({@link ArrivalReader#stoppedEarly}):
+ *                            these are the arrivals before it
  */
 public record ReplayResult(String scheme, long arrivals, long lastArrivalNanos, long events, long[] pfcFramesSent,
                            long[] xoffSent, long[] txFrames, long drops, long losslessViolations, long maxBufferBytes,
-                           double meanQueueDelayNanos, long maxQueueDelayNanos, long slabFull, int framesLeftQueued) {
+                           double meanQueueDelayNanos, long maxQueueDelayNanos, long slabFull, int framesLeftQueued,
+                           boolean stoppedEarly) {
 
     public long pfcFramesSentTotal() {
         return Arrays.stream(pfcFramesSent).sum();
@@ -34,7 +37,7 @@ public record ReplayResult(String scheme, long arrivals, long lastArrivalNanos, 
                 && Arrays.equals(txFrames, r.txFrames) && drops == r.drops && losslessViolations == r.losslessViolations
                 && maxBufferBytes == r.maxBufferBytes && Double.compare(meanQueueDelayNanos, r.meanQueueDelayNanos) == 0
                 && maxQueueDelayNanos == r.maxQueueDelayNanos && slabFull == r.slabFull
-                && framesLeftQueued == r.framesLeftQueued;
+                && framesLeftQueued == r.framesLeftQueued && stoppedEarly == r.stoppedEarly;
     }
 
     @Override
@@ -57,6 +60,7 @@ public record ReplayResult(String scheme, long arrivals, long lastArrivalNanos, 
         long maxQueueDelayNanos;
         long slabFull;
         int framesLeftQueued;
+        boolean stoppedEarly;
 
         Builder(String scheme, int ports) {
             this.scheme = scheme;
@@ -67,7 +71,8 @@ public record ReplayResult(String scheme, long arrivals, long lastArrivalNanos, 
 
         ReplayResult build() {
             return new ReplayResult(scheme, arrivals, lastArrivalNanos, events, pfcFramesSent, xoffSent, txFrames, drops,
-                    losslessViolations, maxBufferBytes, meanQueueDelayNanos, maxQueueDelayNanos, slabFull, framesLeftQueued);
+                    losslessViolations, maxBufferBytes, meanQueueDelayNanos, maxQueueDelayNanos, slabFull, framesLeftQueued,
+                    stoppedEarly);
         }
     }
 }
