@@ -39,7 +39,7 @@ import org.pfcswitch.mmu.RandomSource;
  *   timers due by now    → core.onTimer(due)       (line wake-ups = the shaper, pause expiry, PFC refresh)
  *   rx burst (32) from every port → now = TSC
  *   PFC and PAUSE frames of every burst → core.onFrame(port, mbuf, now)   (pauses act before any forwarding)
- *   the other frames, port by port      → core.onFrame(port, mbuf, now)
+ *   the other frames, port by port      → core.onFrames(port, mbufs, 0, n, now)   (one rx burst)
  *   frames the core transmitted → per-port TX buffers → one tx burst per port with frames
  *   frames the core consumed or dropped → one bulk free
  * </pre>
@@ -105,6 +105,7 @@ final class CoreWorker implements Runnable, PollLoop {
     private final ParsedFrame copied = new ParsedFrame();
     private final int[] quanta = new int[MacControl.PRIORITIES];
     private final long[] copies;             // one receiveWithCopies: each clone's copy
+    private final long[] dataFrames = new long[BURST];   // one port's rx burst without its MAC-control frames
     private final long[] cloneSkipped;
     private final long[] cloneNoBuffer;
 
@@ -341,16 +342,20 @@ final class CoreWorker implements Runnable, PollLoop {
         }
         for (int port : devicePorts) {
             int[] clones = clonesOf[port];
+            int data = 0;
             for (int i = 0; i < rxCount[port]; i++) {
                 long m = memory.get(JAVA_LONG, rxAddress[port] + (long) i * Long.BYTES);
                 if (m == 0) {
                     continue;
                 }
                 if (clones.length == 0) {
-                    core.onFrame(port, m, now);
+                    dataFrames[data++] = m;
                 } else {
                     receiveWithCopies(port, clones, m, now);
                 }
+            }
+            if (data > 0) {
+                core.onFrames(port, dataFrames, 0, data, now);     // the burst is parsed before it is forwarded
             }
         }
         return received;

@@ -38,6 +38,14 @@ import org.pfcswitch.mmu.RandomSource;
  * came in on). Frames are 64 B UDP in a heap slab of 1024 slots that are fed again and again; the
  * sink just counts. Virtual time advances 5 ns per frame.
  *
+ * <p>{@code -p egress=queued} measures the path of frames that wait in egress queues: the shaper is
+ * on (100 Gb/s, 6.7 ns per 64 B frame on the line), frames arrive in bursts of {@value #BURST} at
+ * one instant, as a poll-mode rx burst hands them over, and the ports' line timers send the rest
+ * before the next burst, 10 ns per frame later (the driver runs every timer due, at its due time,
+ * as the virtual-time driver does). The first frame of a burst for a port goes straight to its
+ * idle line; the others queue (31 of 32 with one receiving port, about 7 of 8 with 4, 5 of 7
+ * with 9), so this is mostly enqueue, the scheduler, dequeue and the line timers.
+ *
  * <p>The reference, {@code onFrameReference}, runs the same frames through what any switch must
  * do with them at least: the same full parse, and a forwarding decision from a plain array
  * indexed by the destination MAC's last byte. Its ratio is the price of the rest of the core
@@ -53,6 +61,9 @@ public class SwitchCoreBenchmark {
 
     private static final int BATCH = 1024;
     private static final int SLOT = 2048;
+    private static final int BURST = 32;
+    /** Virtual time per frame of the queued variant: the 100 Gb/s line is busy 6.7 ns of it. */
+    private static final long QUEUED_NANOS_PER_FRAME = 10;
 
     @Param({"1", "4", "9"})
     public int ports;
@@ -66,6 +77,25 @@ public class SwitchCoreBenchmark {
      */
     @Param({"off"})
     public String pfcwd;
+
+    /**
+     * {@code idle}: the live pipeline's shaper off, every frame finds its port idle. {@code queued}:
+     * shaper on, bursts that wait in the egress queues (see the class comment).
+     */
+    @Param({"idle"})
+    public String egress;
+    private boolean queued;
+
+    /**
+     * {@code frame}: {@code onFrame} per frame, the ports' frames interleaved. {@code burst}: each
+     * run of {@value #BURST} frames comes from one port and goes in as one rx burst
+     * ({@code onFrames}, parsed before the first is forwarded), as the poll-mode driver hands them
+     * over; the burst's frames arrive at one instant (the idle variant's clock still advances
+     * 5 ns per frame, between bursts).
+     */
+    @Param({"frame"})
+    public String feed;
+    private boolean bursts;
 
     /** Shadow schemes beside the active dt, joined by '+' ({@code none}: off). Compare with {@code -p shadows=none,dsh}. */
     @Param({"none"})
@@ -108,10 +138,20 @@ public class SwitchCoreBenchmark {
     public void setUp() {
         // One port cannot forward to itself: the 1-port switch is given a second port that only receives.
         int corePorts = Math.max(ports, 2);
+        queued = switch (egress) {
+            case "idle" -> false;
+            case "queued" -> true;
+            default -> throw new IllegalArgumentException("egress must be idle or queued, got " + egress);
+        };
+        bursts = switch (feed) {
+            case "frame" -> false;
+            case "burst" -> true;
+            default -> throw new IllegalArgumentException("feed must be frame or burst, got " + feed);
+        };
         MmuConfig mmu = MmuConfig.builder().ports(corePorts, 100_000_000_000L, 1_000).scheme("dt").build();
         CoreConfig.Builder b = CoreConfig.builder(mmu)
                 .classifier(PriorityClassifier.trustDscp(PriorityClassifier.dscpMap("26:3"), 0))
-                .learning(true).shaper(false)
+                .learning(true).shaper(queued)
                 .pfcwd(pfcwd.equals("off") ? null : new org.pfcswitch.core.PfcWatchdogConfig(200_000_000L, 400_000_000L,
                         org.pfcswitch.core.PfcWatchdogConfig.Action.DROP))
                 .shadows(shadows.equals("none") ? java.util.List.of() : java.util.List.of(shadows.split("\\+")));
@@ -126,7 +166,7 @@ public class SwitchCoreBenchmark {
         handle = new long[BATCH];
         sentPerPort = new long[corePorts];
         for (int i = 0; i < BATCH; i++) {
-            int in = i % ports;
+            int in = bursts ? i / BURST % ports : i % ports;
             int out = (in + 1) % corePorts;
             byte[] f = Frames.udp(host(out), host(in), 26, frameBytes, i);
             MemorySegment.copy(MemorySegment.ofArray(f), 0, memory.slab, (long) i * SLOT, f.length);
@@ -139,10 +179,41 @@ public class SwitchCoreBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long onFrame() {
+        if (queued) {
+            return queuedBursts();
+        }
         long t = now;
+        if (bursts) {
+            for (int i = 0; i < BATCH; i += BURST) {
+                core.onFrames(inPort[i], handle, i, BURST, t);
+                t += BURST * 5;
+            }
+            now = t;
+            return memory.sent;
+        }
         for (int i = 0; i < BATCH; i++) {
             core.onFrame(inPort[i], handle[i], t);
             t += 5;
+        }
+        now = t;
+        return memory.sent;
+    }
+
+    /** The queued variant: bursts at one instant each, the line timers run at their due times in between. */
+    private long queuedBursts() {
+        long t = now;
+        for (int i = 0; i < BATCH; i += BURST) {
+            for (long due; (due = core.nextTimerDue()) <= t; ) {
+                core.onTimer(due);
+            }
+            if (bursts) {
+                core.onFrames(inPort[i], handle, i, BURST, t);
+            } else {
+                for (int j = i; j < i + BURST; j++) {
+                    core.onFrame(inPort[j], handle[j], t);
+                }
+            }
+            t += BURST * QUEUED_NANOS_PER_FRAME;
         }
         now = t;
         return memory.sent;
@@ -189,5 +260,69 @@ public class SwitchCoreBenchmark {
             sentPerPort[out] += NetOrder.u8(s, off) + 1;
         }
         return sentPerPort[0];
+    }
+
+    /**
+     * The same benchmark timed in thread CPU time rather than by JMH's wall clock, for a machine
+     * that other work keeps busy (time the OS gives to other threads is not counted; caches shared
+     * with them still are). For each {@code ports} and {@code egress} variant: a warm-up, then
+     * rounds that alternate {@code onFrame} and {@code onFrameReference}; prints the median CPU ns
+     * per frame of each and their ratio.
+     *
+     * <pre>java -cp perf/target/classes:perf/target/lib/* org.pfcswitch.perf.SwitchCoreBenchmark [rounds] [ports,...] [egress,...]</pre>
+     */
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
+        String[] portList = (args.length > 1 ? args[1] : "1,4,9").split(",");
+        String[] egressList = (args.length > 2 ? args[2] : "idle,queued").split(",");
+        String[] feedList = (args.length > 3 ? args[3] : "frame,burst").split(",");
+        for (String e : egressList) {
+            for (String f : feedList) {
+                for (String p : portList) {
+                    SwitchCoreBenchmark b = new SwitchCoreBenchmark();
+                    b.ports = Integer.parseInt(p);
+                    b.frameBytes = 64;
+                    b.pfcwd = "off";
+                    b.shadows = "none";
+                    b.egress = e;
+                    b.feed = f;
+                    b.ringBits = 16;
+                    b.setUp();
+                    System.out.printf("egress=%-6s feed=%-5s ports=%s  %s%n", e, f, p, b.cpuTimes(rounds));
+                }
+            }
+        }
+    }
+
+    /** Median thread CPU ns per frame of {@code onFrame} and of the reference over {@code rounds} rounds, after a warm-up. */
+    private String cpuTimes(int rounds) {
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        int calls = 2000;                       // 2 M frames a round
+        long sink = 0;
+        for (int w = 0; w < 20; w++) {
+            for (int c = 0; c < calls; c++) {
+                sink += onFrame() + onFrameReference();
+            }
+        }
+        double[] core = new double[rounds];
+        double[] ref = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            long t0 = cpu.getCurrentThreadCpuTime();
+            for (int c = 0; c < calls; c++) {
+                sink += onFrame();
+            }
+            long t1 = cpu.getCurrentThreadCpuTime();
+            for (int c = 0; c < calls; c++) {
+                sink += onFrameReference();
+            }
+            long t2 = cpu.getCurrentThreadCpuTime();
+            core[r] = (double) (t1 - t0) / ((long) calls * BATCH);
+            ref[r] = (double) (t2 - t1) / ((long) calls * BATCH);
+        }
+        java.util.Arrays.sort(core);
+        java.util.Arrays.sort(ref);
+        return String.format("onFrame %6.1f ns (min %5.1f, max %5.1f)  reference %5.1f ns  ratio %.2f%s",
+                core[rounds / 2], core[0], core[rounds - 1], ref[rounds / 2], core[rounds / 2] / ref[rounds / 2],
+                sink == 42 ? " " : "");
     }
 }

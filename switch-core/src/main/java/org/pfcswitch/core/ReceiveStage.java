@@ -17,7 +17,7 @@ import org.pfcswitch.codec.PriorityClassifier;
  * table's port, else flooded (a copy per other port). Each routed copy goes to the
  * {@link AdmissionStage}.
  *
- * <p><b>Owns</b>: the parse result of the frame in hand, the forwarding table (learned entries),
+ * <p><b>Owns</b>: the parse results of the burst in hand, the forwarding table (learned entries),
  * the ECMP groups, and the rx, parse-error, filter and flood counters. With several workers each
  * keeps its own table and tells the others what it learns ({@link WorkerCrossings#sendLearned}). <b>Reads</b>: the PFC
  * watchdog's stormed queues (a stormed neighbour's own traffic is dropped here). Only the worker
@@ -41,7 +41,13 @@ final class ReceiveStage {
     /** How ECMP groups pick a member ({@link SwitchModel#ecmpHash}), with its seed. */
     private final EcmpHash ecmpHash;
     private final int ecmpSeed;
-    private final ParsedFrame parsed = new ParsedFrame();
+    /** Frames a burst is parsed in at most; a longer one is taken this many at a time. */
+    static final int BURST = 32;
+    /** The parse of each frame of the burst in hand ({@link #receive} uses the first), its offset, length and parse error. */
+    private final ParsedFrame[] parsed = new ParsedFrame[BURST];
+    private final long[] burstOffset = new long[BURST];
+    private final int[] burstLength = new int[BURST];
+    private final ParseError[] burstError = new ParseError[BURST];
     /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
     private final PfcWatchdog watchdog;
     /** The rings to the other workers (stations learned here go to them), or null with one worker. */
@@ -69,13 +75,51 @@ final class ReceiveStage {
             table.addStatic(s.mac(), s.port());
         }
         this.ecmp = new EcmpRoutes(config.ecmpGroups());
+        for (int i = 0; i < BURST; i++) {
+            parsed[i] = new ParsedFrame();
+        }
     }
 
     /** A frame arrived (its last bit was received) on {@code port} at {@code now}; the stage owns the handle from now on. */
     void receive(int port, long handle, long now) {
+        ParsedFrame frame = parsed[0];
         int length = memory.length(handle);
         long offset = memory.offset(handle);
-        ParseError error = FrameParser.parse(bytes, offset, length, parsed);
+        ParseError error = FrameParser.parse(bytes, offset, length, frame);
+        handle(port, handle, offset, length, error, frame, now);
+        egress.sendOwedControlFrames(now);
+    }
+
+    /**
+     * {@code count} frames that arrived on {@code port} at {@code now}, {@code handles[from]} first:
+     * exactly what {@link #receive} of each in turn does, in two passes. The first parses every
+     * frame of the burst (a parse reads only its own frame's bytes, which nothing the second pass
+     * does to earlier frames touches), so the header reads of the burst overlap instead of each
+     * waiting behind the previous frame's admission; the second takes each frame through the
+     * rest of the core in arrival order, owed control frames sent after each as {@link #receive} does.
+     */
+    void receiveBurst(int port, long[] handles, int from, int count, long now) {
+        for (int done = 0; done < count; done += BURST) {
+            int n = Math.min(BURST, count - done);
+            int first = from + done;
+            for (int i = 0; i < n; i++) {
+                long handle = handles[first + i];
+                int length = memory.length(handle);
+                long offset = memory.offset(handle);
+                burstLength[i] = length;
+                burstOffset[i] = offset;
+                burstError[i] = FrameParser.parse(bytes, offset, length, parsed[i]);
+            }
+            for (int i = 0; i < n; i++) {
+                handle(port, handles[first + i], burstOffset[i], burstLength[i], burstError[i], parsed[i], now);
+                egress.sendOwedControlFrames(now);
+            }
+        }
+    }
+
+    /** A parsed frame: dropped if malformed, to the link control if MAC control, else forwarded. */
+    private void handle(int port, long handle, long offset, int length, ParseError error, ParsedFrame frame,
+                        long now) {
         if (error != ParseError.NONE) {
             counters.countParseError(port, error);
         }
@@ -84,9 +128,9 @@ final class ReceiveStage {
             allocator.free(handle);
             return;
         }
-        int control = link.receive(port, parsed, now);
+        int control = link.receive(port, frame, now);
         if (control == LinkControl.NOT_CONTROL) {
-            forward(port, handle, offset, length, now);
+            forward(port, frame, handle, offset, length, now);
         } else {
             allocator.free(handle);                 // link-local: never forwarded
             if (control == LinkControl.RESUMED) {
@@ -95,7 +139,7 @@ final class ReceiveStage {
         }
     }
 
-    private void forward(int inPort, long handle, long offset, int length, long now) {
+    private void forward(int inPort, ParsedFrame parsed, long handle, long offset, int length, long now) {
         int priority = classifier.classify(parsed);
         int key = inPort * PRIORITIES + priority;
         counters.rxFrames[key]++;
@@ -114,7 +158,7 @@ final class ReceiveStage {
                 learned(learned, parsed.srcMac(), inPort, now);
             }
         }
-        int outPort = MacAddress.isMulticast(dst) ? -1 : route(dst);
+        int outPort = MacAddress.isMulticast(dst) ? -1 : route(parsed, dst);
         short ipv4Offset = parsed.hasIpv4() && parsed.ecn() != Ipv4.ECN_NOT_ECT
                 ? (short) (parsed.ipv4Offset() - offset) : PacketSlots.NOT_ECN_CAPABLE;
         if (outPort == inPort) {
@@ -123,7 +167,7 @@ final class ReceiveStage {
         } else if (outPort >= 0) {
             admission.admit(parsed, inPort, priority, outPort, handle, length, ipv4Offset, now);
         } else {
-            flood(inPort, priority, handle, offset, length, ipv4Offset, now);
+            flood(parsed, inPort, priority, handle, offset, length, ipv4Offset, now);
         }
     }
 
@@ -156,7 +200,7 @@ final class ReceiveStage {
      * when it has a group, else the forwarding table's port, or -1 (flood). A switch without
      * groups never computes the hash.
      */
-    private int route(long dst) {
+    private int route(ParsedFrame parsed, long dst) {
         if (!ecmp.isEmpty()) {
             int port = ecmp.lookup(dst, ecmpHash.hash(parsed, ecmpSeed));
             if (port != EcmpRoutes.NO_ROUTE) {
@@ -166,7 +210,7 @@ final class ReceiveStage {
         return table.lookupOwned(dst);
     }
 
-    private void flood(int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {
+    private void flood(ParsedFrame parsed, int inPort, int priority, long handle, long offset, int length, short ipv4Offset, long now) {
         counters.flooded[inPort]++;
         for (int out = 0; out < ports; out++) {
             if (out == inPort) {

@@ -157,7 +157,15 @@ public final class SwitchCore implements PfcPortState {
     /** A frame arrived (its last bit was received) on {@code port} at {@code now}. */
     public void onFrame(int port, long handle, long now) {
         receive.receive(port, handle, now);
-        egress.sendOwedControlFrames(now);
+    }
+
+    /**
+     * {@code count} frames arrived on {@code port} at {@code now}, {@code handles[from]} first (a
+     * poll-mode rx burst): the same as {@link #onFrame} for each in turn, with the whole burst
+     * parsed before the first goes on (the core owns every handle from now on).
+     */
+    public void onFrames(int port, long[] handles, int from, int count, long now) {
+        receive.receiveBurst(port, handles, from, count, now);
     }
 
     /** Runs every timer due at or before {@code now}: line wake-ups, pause expiries, link timers. */

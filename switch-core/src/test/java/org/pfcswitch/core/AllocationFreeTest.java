@@ -43,6 +43,29 @@ class AllocationFreeTest {
         assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 600,000 arrival slots");
     }
 
+    /** The same incast fed in rx bursts ({@link SwitchCore#onFrames}: the burst parsed first, then forwarded): nothing allocated either. */
+    @Test
+    void rxBurstsAllocateNothing() {
+        CoreConfig config = Configs.core(Configs.mmu(4, "dt").ecnKminBytes(20_000).ecnKmaxBytes(200_000).build())
+                .pauseQuanta(200).build();
+        CoreRig rig = new CoreRig(config, 1 << 14, false);
+        MemorySegment[] templates = CoreRig.roceTemplates(OUT, 3);
+        Upstream upstream = new Upstream() {
+            @Override public boolean holdsOff(int in) { return rig.core.mmu().flowControl().isAdvertisedXoff(in, 3); }
+            @Override public void downstreamEvent(long now) { rig.receivePfc(OUT, 1 << 3, 100, now); }
+        };
+        long[] clock = {0};
+        driveBursts(rig, templates, upstream, clock, 300_000);
+        long sentBefore = rig.transmitted;
+        long pfcBefore = rig.core.counters().pfcFramesTx[0];
+        long allocated = allocatedBy(() -> driveBursts(rig, templates, upstream, clock, 600_000));
+
+        assertTrue(rig.transmitted - sentBefore > 150_000, "the output ran near line rate (a third of the offered load)");
+        assertTrue(rig.core.counters().pfcFramesTx[0] > pfcBefore, "PFC frames were emitted in the measured run");
+        assertEquals(0, rig.core.mmu().losslessViolations());
+        assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 600,000 arrival slots");
+    }
+
     /** The same with two shadow schemes beside the real buffer: their admissions, releases and XOFF counting allocate nothing. */
     @Test
     void shadowSchemesAllocateNothing() {
@@ -143,6 +166,33 @@ class AllocationFreeTest {
         assertTrue(rig.core.counters().bfcControlRx[OUT] > 0, "downstream pauses were applied");
         assertEquals(0, rig.core.counters().totalDrops());
         assertTrue(allocated < 4_096, "the core allocated " + allocated + " B over 600,000 arrival slots");
+    }
+
+    /** {@link #drive} with each sender's frames in bursts of 8 that arrive at one instant (as a poll-mode rx burst). */
+    private static void driveBursts(CoreRig rig, MemorySegment[] templates, Upstream upstream, long[] clock,
+                                    int frames) {
+        int burst = 8;
+        int length = (int) templates[0].byteSize();
+        long burstTime = LineRate.nanos(length, Configs.GBPS_100) * burst;
+        MemorySegment slab = rig.bytes();
+        long[] handles = new long[burst];
+        for (int i = 0; i < frames / burst; i++) {
+            int in = i % 3;
+            long now = clock[0] + burstTime / 3;
+            clock[0] = now;
+            rig.runUntil(now);
+            if (i % 125 == 124) {
+                upstream.downstreamEvent(now);
+            }
+            if (upstream.holdsOff(in)) {
+                continue;
+            }
+            for (int k = 0; k < burst; k++) {
+                handles[k] = rig.allocate(length);
+                MemorySegment.copy(templates[in], 0, slab, rig.offset(handles[k]), length);
+            }
+            rig.core.onFrames(in, handles, 0, burst, now);
+        }
     }
 
     /** What the test's ideal neighbours do. */
