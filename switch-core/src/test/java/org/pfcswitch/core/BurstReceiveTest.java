@@ -57,7 +57,7 @@ class BurstReceiveTest {
         SwitchCounters c = oneByOne.core.counters();
         assertTrue(c.flooded[0] + c.flooded[1] + c.flooded[2] + c.flooded[3] > 0, "frames were flooded");
         assertTrue(c.pfcFramesTx[0] + c.pfcFramesTx[1] + c.pfcFramesTx[2] > 0, "the incast made the switch send PFC");
-        assertTrue(c.pfcXoffRx[3] > 0 && c.malformed[0] + c.malformed[1] + c.malformed[2] + c.malformed[3] > 0,
+        assertTrue(c.pfcXoffRx[3] > 0 && c.malformed(0) + c.malformed(1) + c.malformed(2) + c.malformed(3) > 0,
                 "pauses and runts were received");
         assertTrue(java.util.Arrays.stream(c.drops).sum() > 0, "the MMU dropped frames");
         assertEquals(oneByOne.sent.size(), burst.sent.size(), "frames sent");
