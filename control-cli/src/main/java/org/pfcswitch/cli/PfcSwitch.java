@@ -4,6 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The {@code pfcswitch} command: one sub-command per job, each with its own --help. */
 @Command(name = "pfcswitch",
@@ -26,6 +27,9 @@ public final class PfcSwitch {
         CommandLine cli = new CommandLine(new PfcSwitch());
         cli.setOut(out);
         cli.setErr(err);
+        cli.setParameterExceptionHandler(PfcSwitch::usageError);
+        cli.registerConverter(Double.class, PfcSwitch::finiteNumber);
+        cli.registerConverter(Double.TYPE, PfcSwitch::finiteNumber);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // Expected failures (a file that can't be written, a bad pcap) get one line, not a trace.
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + messageOf(e));
@@ -35,6 +39,34 @@ public final class PfcSwitch {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * A command line picocli cannot take: one line saying why (with picocli's guesses at a
+     * mistyped name on the same line), then the command's usage when there is no guess.
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        List<String> guesses = e instanceof CommandLine.UnmatchedArgumentException u ? u.getSuggestions() : List.of();
+        cmd.getErr().println(e.getMessage() + (guesses.isEmpty() ? "" : " (did you mean " + String.join(" or ", guesses) + "?)"));
+        if (guesses.isEmpty()) {
+            cmd.usage(cmd.getErr());
+        }
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /** Every decimal option: NaN and infinities mean nothing as a time, a rate or a load. */
+    static double finiteNumber(String text) {
+        double v;
+        try {
+            v = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a number");
+        }
+        if (!Double.isFinite(v)) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a finite number");
+        }
+        return v;
     }
 
     private static String messageOf(Throwable e) {

@@ -358,7 +358,7 @@ public final class ControlServer implements AutoCloseable {
             throw new ApiError(413, "request body over " + MAX_BODY_BYTES + " bytes");
         }
         try {
-            JsonNode node = json.readTree(raw);
+            JsonNode node = org.pfcswitch.cli.json.JsonInput.read(raw);
             if (node == null || !node.isObject()) {
                 throw new ApiError(400, "expected a JSON object as the request body");
             }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import javax.imageio.ImageIO;
 
 /**
  * The papers' sweep figure: a metric against a swept value, one line per series (scheme) with a
@@ -151,7 +150,7 @@ public final class ErrorBarPlot {
         g.setColor(Color.DARK_GRAY);
         g.drawString("bars: 95 % CI over seeds", LEFT + w + 12, TOP + h);
         g.dispose();
-        ImageIO.write(img, "png", png.toFile());
+        PngFile.write(img, png);
     }
 
     private static int xPixel(String x, int index, boolean numeric, double lo, double hi, int pad, int w) {

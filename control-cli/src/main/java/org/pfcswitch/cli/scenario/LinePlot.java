@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import javax.imageio.ImageIO;
 
 /**
  * A small line chart drawn with Java2D into a headless image: stacked panels sharing the time
@@ -86,7 +85,7 @@ public final class LinePlot {
             drawPanel(g, panels.get(p), top, PANEL_HEIGHT - 40, xMax, p == panels.size() - 1);
         }
         g.dispose();
-        ImageIO.write(img, "png", png.toFile());
+        PngFile.write(img, png);
     }
 
     private void drawPanel(Graphics2D g, Panel panel, int top, int h, double xMax, boolean xLabels) {
