@@ -293,13 +293,16 @@ class BadInputTest {
         assertFalse(Files.exists(dir.resolve("out.pcap")), "no refused frame command wrote its file");
     }
 
+    /** The name of an Error (StackOverflowError, OutOfMemoryError) in a trace or a message. */
+    private static final java.util.regex.Pattern THROWABLE_ERROR = java.util.regex.Pattern.compile("[a-z]Error\\b");
+
     /** Null when the run ended as the case says; else what went wrong. */
     static String judge(Case c, int exit, String err) {
         List<String> lines = errorLines(err);
         if (exit != c.exit()) {
             return c + ": exit " + exit + " (want " + c.exit() + "): " + err;
         }
-        if (err.contains("Exception") || err.contains("\tat ") || err.contains("Error:")) {
+        if (err.contains("Exception") || err.contains("\tat ") || THROWABLE_ERROR.matcher(err).find()) {
             return c + ": a stack trace or exception name on stderr: " + err;
         }
         if (lines.size() != 1) {

@@ -9,10 +9,10 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 /**
  * The one place configuration YAML is parsed, within limits a hand-written file never reaches: at
  * most {@link ConfigText#MAX_BYTES} characters, {@link #MAX_DEPTH} nested mappings or lists,
- * {@link #MAX_ALIASES} aliases, no duplicate keys (files come through {@link ConfigText}). The composer recurses once per nesting level, so a
- * file of thousands of {@code [} would overflow the stack; the depth is counted on the parser's
- * event stream (which does not recurse) before anything is composed. Every refusal is a one-line
- * {@link ConfigException} naming the file.
+ * {@link #MAX_ALIASES} aliases, no duplicate keys (files come through {@link ConfigText}). The
+ * composer recurses once per nesting level, so a file of thousands of {@code [} would overflow the
+ * stack; the depth is counted on the parser's event stream (which does not recurse) before
+ * anything is composed. Every refusal is a one-line {@link ConfigException} naming the file.
  */
 public final class YamlLoader {
     /** Deepest nesting of mappings and lists. */
@@ -24,13 +24,13 @@ public final class YamlLoader {
 
     /** Parses YAML text ({@code name} for messages) within the limits; an empty document is null. */
     public static Object load(String name, String text) {
-        LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false)
-                .setAllowRecursiveKeys(false).setMaxAliasesForCollections(MAX_ALIASES).setCodePointLimit(ConfigText.MAX_BYTES)
-                .build();
         if (text.length() > ConfigText.MAX_BYTES) {
             throw new ConfigException(name + ": too large for a configuration file (at most " + ConfigText.MAX_BYTES
                     + " characters)");
         }
+        LoadSettings settings = LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false)
+                .setAllowRecursiveKeys(false).setMaxAliasesForCollections(MAX_ALIASES)
+                .setCodePointLimit(ConfigText.MAX_BYTES).build();
         try {
             checkDepth(name, settings, text);
             return new Load(settings).loadFromString(text);
