@@ -86,25 +86,27 @@ class BadInputTest {
         add("sim:" + name, 1, says, "sim", "-c", SCENARIO, "--scheme", "dt", "--set", override);
     }
 
+    /** Every {@code run} case has {@code --check}: without the check under test it must not start a switch in this JVM. */
     private void commandLines() throws IOException {
         String good = file("good.yaml", PORT);
         String out = dir.resolve("out.pcap").toString();
-        add("stats-every NaN", 2, "'NaN' is not a finite number", "run", "-c", good, "--stats-every", "NaN");
-        add("stats-every Infinity", 2, "'Infinity' is not a finite number", "run", "-c", good, "--stats-every", "Infinity");
-        add("stats-every text", 2, "'soon' is not a number", "run", "-c", good, "--stats-every", "soon");
-        add("stats-every negative", 2, "--stats-every must be >= 0", "run", "-c", good, "--stats-every", "-1");
-        add("control-port 0", 2, "--control-port must be 1..65535", "run", "-c", good, "--control-port", "0");
-        add("control-port 70000", 2, "--control-port must be 1..65535", "run", "-c", good, "--control-port", "70000");
+        add("stats-every NaN", 2, "'NaN' is not a finite number", "run", "-c", good, "--stats-every", "NaN", "--check");
+        add("stats-every Infinity", 2, "'Infinity' is not a finite number", "run", "-c", good, "--stats-every", "Infinity", "--check");
+        add("stats-every text", 2, "'soon' is not a number", "run", "-c", good, "--stats-every", "soon", "--check");
+        add("stats-every negative", 2, "--stats-every must be >= 0", "run", "-c", good, "--stats-every", "-1", "--check");
+        add("control-port 0", 2, "--control-port must be 1..65535", "run", "-c", good, "--control-port", "0", "--check");
+        add("control-port 70000", 2, "--control-port must be 1..65535", "run", "-c", good, "--control-port", "70000", "--check");
         add("run missing file", 1, "no such file", "run", "-c", dir.resolve("nope.yaml").toString(), "--check");
         add("run a folder", 1, "is a directory", "run", "-c", dir.toString(), "--check");
         add("run unknown scheme", 1, "scheme must be one of", "run", "-c", good, "--scheme", "fifo", "--check");
         add("run unknown shadow", 2, "fifo", "run", "-c", good, "--shadow", "fifo", "--check");
         add("show watch NaN", 2, "'NaN' is not a finite number", "show", "ports", "--watch", "NaN");
         add("show watch -Infinity", 2, "not a finite number", "show", "ports", "--watch", "-Infinity");
+        // /dev/full: without the bound under test these would write gigabytes; there they fail at once instead
         add("frame count 2e9", 2, "would write more than 1 GiB", "frame", "pfc", "--priorities", "3", "--count", "2000000000",
-                "--out", out);
+                "--out", "/dev/full");
         add("frame count jumbo", 2, "would write more than 1 GiB", "frame", "roce", "--payload", "9000", "--count",
-                "200000", "--out", out);
+                "200000", "--out", "/dev/full");
         add("frame count 0", 2, "--count must be at least 1", "frame", "pfc", "--priorities", "3", "--count", "0", "--out", out);
         add("frame count -5", 2, "--count must be at least 1", "frame", "pause", "--quanta", "1", "--count", "-5", "--out", out);
         add("frame count text", 2, "--count", "frame", "pfc", "--priorities", "3", "--count", "many", "--out", out);
