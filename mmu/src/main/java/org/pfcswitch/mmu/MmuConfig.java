@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Sizes are bytes, times nanoseconds, rates bit/s. Scheme parameters stay strings here; each
  * scheme parses its own (with the paper's defaults) when the {@link Mmu} is created, and
- * {@link Schemes#validate(MmuConfig)} runs that parse without building an MMU.
+ * {@link Schemes#validate(MmuConfig)} runs that parse for every scheme the parameters name.
  *
  * @param totalBytes           physical buffer size
  * @param cellBytes            0 to count bytes; otherwise every packet is charged {@code ceil(len/cell)*cell}
