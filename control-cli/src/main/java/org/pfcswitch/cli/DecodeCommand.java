@@ -3,6 +3,7 @@ package org.pfcswitch.cli;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.ParseError;
 import org.pfcswitch.codec.ParsedFrame;
+import org.pfcswitch.codec.PcapFormatException;
 import org.pfcswitch.codec.PcapReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,14 +59,17 @@ final class DecodeCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isRegularFile(file)) {
-            throw new NoSuchFileException(file + " (no such file)");
+        if (!Files.exists(file)) {
+            throw new NoSuchFileException(file + ": no such file");
+        }
+        if (Files.isDirectory(file)) {
+            throw new IOException(file + ": is a directory, not a pcap file");
         }
         Map<String, Integer> byType = new TreeMap<>();
         Map<ParseError, Integer> malformedReasons = new EnumMap<>(ParseError.class);
         int[] checksumMismatches = {0};
         ParsedFrame frame = new ParsedFrame();
-        try (PcapReader reader = PcapReader.open(file)) {
+        try (PcapReader reader = open(file)) {
             if (reader.linkType() != 1) {
                 throw new IOException("link type " + reader.linkType() + " is not Ethernet (1); nothing to decode");
             }
@@ -87,6 +91,18 @@ final class DecodeCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** The reader past the file header; a file too short or of another format is named with what it is. */
+    private static PcapReader open(Path file) throws IOException {
+        if (Files.isRegularFile(file) && Files.size(file) == 0) {
+            throw new IOException(file + ": the file is empty (a pcap starts with a 24-byte header)");
+        }
+        try {
+            return PcapReader.open(file);
+        } catch (PcapFormatException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
     }
 
     /** "6 frames, 3 malformed, 1 pfc, 2 roce", then a line per malformed reason, as the switch names them, and the checksum remark. */

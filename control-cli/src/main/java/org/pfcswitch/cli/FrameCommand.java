@@ -43,7 +43,12 @@ final class FrameCommand {
         @Option(names = "--out", required = true, paramLabel = "FILE.pcap", description = "The pcap file to write (replaced if it exists).")
         Path out;
 
-        @Option(names = "--count", defaultValue = "1", paramLabel = "N", description = "How many copies to write (default: ${DEFAULT-VALUE}).")
+        /** Largest pcap one command writes: a test fixture, not a traffic generator (replay it in a loop). */
+        static final long MAX_FILE_BYTES = 1L << 30;
+        private static final int PCAP_RECORD_HEADER_BYTES = 16;
+
+        @Option(names = "--count", defaultValue = "1", paramLabel = "N",
+                description = "How many copies to write, up to 1 GiB of pcap (default: ${DEFAULT-VALUE}).")
         int count;
 
         @Option(names = "--gap-ns", defaultValue = "1000", paramLabel = "NS",
@@ -70,10 +75,20 @@ final class FrameCommand {
             if (gapNanos < 0) {
                 throw new ParameterException(command.commandLine(), "--gap-ns must not be negative, got " + gapNanos);
             }
+            if (gapNanos > Long.MAX_VALUE / count) {
+                throw new ParameterException(command.commandLine(), "--gap-ns " + gapNanos + " x --count " + count
+                        + " does not fit in a 64-bit timestamp: at most " + Long.MAX_VALUE / count);
+            }
             int length;
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment frame = arena.allocate(capacity);
                 length = builder.build(frame);
+                long maxCount = MAX_FILE_BYTES / (PCAP_RECORD_HEADER_BYTES + length);
+                if (count > maxCount) {
+                    throw new ParameterException(command.commandLine(), "--count " + count + " of " + length
+                            + "-byte frames would write more than " + (MAX_FILE_BYTES >> 30) + " GiB: at most " + maxCount
+                            + " (replay the file in a loop for more)");
+                }
                 try (PcapWriter w = PcapWriter.create(out, nanos ? PcapWriter.Precision.NANOS : PcapWriter.Precision.MICROS)) {
                     for (int i = 0; i < count; i++) {
                         w.write(i * gapNanos, frame, 0, length);

@@ -107,6 +107,7 @@ final class LabCommand implements Callable<Integer> {
         List<String> run = schemes.orElse(loaded.schemes());
         ConfigNode root = ConfigNode.load(config);
         SwitchConfig cfg = SwitchConfigReader.read(root, run.getFirst());
+        SwitchConfigReader.requireOnlineCpus(root, cfg);
         for (String scheme : run) {
             org.pfcswitch.mmu.Schemes.validate(cfg.core().mmu().withScheme(scheme));    // every scheme before anything starts
         }

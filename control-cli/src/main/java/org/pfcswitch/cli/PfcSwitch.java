@@ -4,6 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The {@code pfcswitch} command: one sub-command per job, each with its own --help. */
 @Command(name = "pfcswitch",
@@ -26,6 +27,8 @@ public final class PfcSwitch {
         CommandLine cli = new CommandLine(new PfcSwitch());
         cli.setOut(out);
         cli.setErr(err);
+        cli.registerConverter(Double.class, PfcSwitch::finiteNumber);
+        cli.registerConverter(Double.TYPE, PfcSwitch::finiteNumber);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // Expected failures (a file that can't be written, a bad pcap) get one line, not a trace.
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + messageOf(e));
@@ -40,17 +43,19 @@ public final class PfcSwitch {
     }
 
     /**
-     * A command line picocli cannot parse: what was wrong in one line, then a hint (picocli's "did you
-     * mean" when it has one, and where the usage is), not the whole usage, which buries the line.
+     * A command line picocli cannot take: one line saying why (with picocli's guesses at a mistyped
+     * name on the same line), then a hint where the usage is; not the whole usage, which buries the line.
      */
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
-        PrintWriter err = cmd.getErr();
-        err.println(e.getMessage());
-        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-        err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for its usage.");
+        List<String> guesses = e instanceof CommandLine.UnmatchedArgumentException u ? u.getSuggestions() : List.of();
+        cmd.getErr().println(e.getMessage() + (guesses.isEmpty() ? "" : " (did you mean " + String.join(" or ", guesses) + "?)"));
+        cmd.getErr().println(USAGE_HINT_START + cmd.getCommandSpec().qualifiedName() + " --help' for its usage.");
         return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
+
+    /** How the hint after a usage error starts (tests recognise it by this). */
+    static final String USAGE_HINT_START = "Run '";
 
     /**
      * Help fits a terminal's width (picocli asks the terminal when help is printed); anywhere else (a
@@ -68,6 +73,20 @@ public final class PfcSwitch {
 
     /** Wider than any line of our help: picocli then wraps nothing. */
     static final int UNWRAPPED = 1_000;
+
+    /** Every decimal option: NaN and infinities mean nothing as a time, a rate or a load. */
+    static double finiteNumber(String text) {
+        double v;
+        try {
+            v = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a number");
+        }
+        if (!Double.isFinite(v)) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a finite number");
+        }
+        return v;
+    }
 
     private static String messageOf(Throwable e) {
         String m = e.getMessage();

@@ -135,10 +135,6 @@ final class PlotCommand implements Callable<Integer> {
         if (drawn.isEmpty()) {
             drawn.add(0);
         }
-        if (drawn.size() < queues.size()) {
-            err.println("left out " + (queues.size() - drawn.size()) + " queues that stayed empty and sent no PFC frame"
-                    + " (--port draws one anyway)");
-        }
 
         LinePlot plot = new LinePlot(String.format(Locale.ROOT, "%s: %s on %s, sampled every %s", file.getFileName(),
                 h.scheme(), h.switchName(), micros(h.everyNanos())), s.times, h.originNanos()).window(fromNanos, toNanos);
@@ -158,6 +154,10 @@ final class PlotCommand implements Callable<Integer> {
             plot.panel("egress queue (KB)", egress);
         }
         writeFigure(out, plot::write);
+        if (drawn.size() < queues.size()) {
+            err.println("left out " + (queues.size() - drawn.size()) + " queues that stayed empty and sent no PFC frame"
+                    + " (--port draws one anyway)");
+        }
         err.println("wrote " + out + " (" + drawn.size() + " queue" + (drawn.size() == 1 ? "" : "s") + ", "
                 + s.times.length + " samples)");
         return 0;
@@ -344,12 +344,25 @@ final class PlotCommand implements Callable<Integer> {
 
     /** Writes a figure to {@code out}, making its folder; a failure is one line naming the file. */
     private static void writeFigure(Path out, Figure figure) {
+        if (Files.isDirectory(out)) {
+            throw new IllegalArgumentException("cannot write " + out + ": it is a folder; give a file name such as "
+                    + out.resolve("figure.png"));
+        }
         try {
             Path parent = out.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
             figure.write(out);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IllegalArgumentException("cannot write " + out + ": permission denied", e);
+        } catch (java.nio.file.FileAlreadyExistsException e) {     // from createDirectories: a file is in the way
+            throw new IllegalArgumentException("cannot write " + out + ": " + e.getFile() + " is a file, not a folder", e);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("cannot write " + out + ": the file cannot be created there", e);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new IllegalArgumentException("cannot write " + out + ": "
+                    + (e.getReason() != null ? e.getReason() : e.getMessage()), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
         }

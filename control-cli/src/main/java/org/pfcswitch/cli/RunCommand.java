@@ -149,7 +149,8 @@ final class RunCommand implements Callable<Integer> {
                     + " the network could read the switch; add --allow-remote-control to mean it");
         }
         List<String> shadows = shadowOption.checked();
-        SwitchConfig cfg = SwitchConfigReader.read(ConfigNode.load(config), scheme).withShadows(shadows);
+        ConfigNode root = ConfigNode.load(config);
+        SwitchConfig cfg = SwitchConfigReader.read(root, scheme).withShadows(shadows);
         log("pfcswitch run: " + config + ": " + cfg.ports().size() + " ports, scheme " + cfg.core().mmu().scheme());
         if (!shadows.isEmpty()) {
             log("shadow schemes: " + String.join(", ", shadows) + " (each keeps its own ledger; their XOFFs and drops are"
@@ -165,9 +166,15 @@ final class RunCommand implements Callable<Integer> {
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
                     "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
                     + " forgiven)", d.checkNanos() / 1e6, d.persistNanos() / 1e6, d.graceNanos() / 1e6));
+            try {
+                SwitchConfigReader.requireOnlineCpus(root, cfg);
+            } catch (org.pfcswitch.testbed.config.ConfigException e) {
+                log("note: " + e.getMessage() + ": the switch will not start on this machine");
+            }
             log("configuration OK");
             return 0;
         }
+        SwitchConfigReader.requireOnlineCpus(root, cfg);
         CountDownLatch stop = new CountDownLatch(1);
         String[] signalName = new String[1];
         List<String> ignored = Signals.onTermination(name -> {

@@ -130,7 +130,9 @@ final class SetCommand implements Runnable {
                 if (eq <= 0) {
                     throw new ParameterException(spec.commandLine(), "expected KEY=VALUE, got '" + a + "'");
                 }
-                params.put(a.substring(0, eq), a.substring(eq + 1));
+                if (params.put(a.substring(0, eq), a.substring(eq + 1)) != null) {
+                    throw new ParameterException(spec.commandLine(), a.substring(0, eq) + " is given twice: give each KEY once");
+                }
             }
             JsonOutput body = new JsonOutput().beginObject().beginObject("params");
             params.forEach(body::field);

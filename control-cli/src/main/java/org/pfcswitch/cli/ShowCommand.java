@@ -95,12 +95,11 @@ final class ShowCommand implements Callable<Integer> {
      */
     private String fabric(java.util.List<String> names, java.util.List<ControlClient> clients)
             throws ControlClient.Failure, InterruptedException {
-        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         java.util.List<com.fasterxml.jackson.databind.JsonNode> views = new java.util.ArrayList<>();
         for (int i = 0; i < clients.size(); i++) {
             String body = clients.get(i).get("/api/v1/show/deadlock?format=json");
             try {
-                views.add(mapper.readTree(body));
+                views.add(org.pfcswitch.cli.json.JsonInput.read(body));
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException(names.get(i) + ": the answer is not JSON: " + e.getOriginalMessage());
             }

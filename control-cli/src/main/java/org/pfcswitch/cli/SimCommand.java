@@ -166,6 +166,9 @@ final class SimCommand implements Callable<Integer> {
                     + "open-loop recording that 'sim --replay FILE' runs through any scheme.")
     Path recordArrivals;
 
+    /** Most samples per queue one --trace writes (a row per queue each): bounds the file a typo could make. */
+    static final long MAX_TRACE_SAMPLES = 1_000_000;
+
     @Option(names = "--trace-every", paramLabel = "TIME",
             description = "Sample period of --trace, e.g. 1us or 500ns (default: 10us). PFC rows are exact to one period.")
     String traceEvery;
@@ -277,6 +280,13 @@ final class SimCommand implements Callable<Integer> {
         }
         long every = trace == null ? 0 : traceEvery == null ? 10_000
                 : TimeOption.nanos(cl, "--trace-every", traceEvery, false);
+        long duration = base.scenario().durationNanos();
+        if (trace != null && duration / every > MAX_TRACE_SAMPLES) {
+            throw new ParameterException(cl, "--trace-every " + (traceEvery == null ? "10us" : traceEvery) + " over "
+                    + duration + " ns is more than " + MAX_TRACE_SAMPLES + " samples per queue: give at least "
+                    + (duration / MAX_TRACE_SAMPLES + 1) + " ns (e.g. --trace-every " + ((duration / MAX_TRACE_SAMPLES)
+                    / 1000 + 1) + "us)");
+        }
         int traced = trace == null ? -1 : tracedSwitch(base.scenario());
         boolean perRunProgress = threads == 1 || runs.size() == 1;
         Progress overall = perRunProgress ? null : new Progress(cl.getErr(), base.scenario().name(), "runs");

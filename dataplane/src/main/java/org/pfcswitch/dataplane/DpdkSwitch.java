@@ -434,11 +434,20 @@ public final class DpdkSwitch {
      * the MMU's buffer: the pool-empty count in the log says when that happened.
      */
     static int poolSizeFor(SwitchConfig config) {
-        long need = 1024;
+        long need = 1024L + mbufsForRings(config) + config.core().mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
+        return (int) Math.min(need, (1 << 22) - 1);
+    }
+
+    /**
+     * The fewest mbufs a switch receives with: full rx and tx rings on every port, two bursts per
+     * port in the TX buffers, and what the threads' pool caches may hold. With fewer, rx rings stay
+     * empty and the switch receives nothing ({@code eal.mbufs} is checked against it before EAL starts).
+     */
+    public static int mbufsForRings(SwitchConfig config) {
+        long need = 0;
         for (SwitchConfig.Port p : config.ports()) {
             need += p.rxDescriptors() + p.txDescriptors() + 2L * CoreWorker.BURST;
         }
-        need += config.core().mmu().totalBytes() / POOL_SIZING_FRAME_BYTES;
         need += 2L * 3 * POOL_CACHE / 2;      // what the main thread's and the worker's caches may hold (1.5 x size each)
         return (int) Math.min(need, (1 << 22) - 1);
     }

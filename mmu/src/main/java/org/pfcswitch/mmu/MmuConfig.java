@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Sizes are bytes, times nanoseconds, rates bit/s. Scheme parameters stay strings here; each
  * scheme parses its own (with the paper's defaults) when the {@link Mmu} is created, and
- * {@link Schemes#validate(MmuConfig)} runs that parse without building an MMU.
+ * {@link Schemes#validate(MmuConfig)} runs that parse for every scheme the parameters name.
  *
  * @param totalBytes           physical buffer size
  * @param cellBytes            0 to count bytes; otherwise every packet is charged {@code ceil(len/cell)*cell}
@@ -29,7 +29,7 @@ import java.util.Map;
  * @param schemeParameters     per scheme name, its parameter map (missing keys take the paper's defaults)
  * @param ecnKminBytes         RED kmin per egress queue; 0 = DCQCN default scaled to the port speed
  * @param ecnKmaxBytes         RED kmax per egress queue; 0 = DCQCN default scaled to the port speed
- * @param ecnPmax              RED marking probability at kmax; the DCQCN default is 0.2
+ * @param ecnPmax              RED marking probability at kmax, in (0, 1]; the DCQCN default is 0.2
  */
 public record MmuConfig(
         long totalBytes,
@@ -150,7 +150,7 @@ public record MmuConfig(
         }
         require(kmin >= 0, "ecn.kminBytes", "must be >= 0", kmin);
         require(kmax >= 0 && (kmax == 0 || kmax >= kmin), "ecn.kmaxBytes", "must be >= kminBytes", kmax);
-        require(pmax >= 0 && pmax <= 1, "ecn.pmax", "must be in [0, 1]", pmax);
+        require(pmax > 0 && pmax <= 1, "ecn.pmax", "must be a probability in (0, 1]", pmax);
         long reserved = privateBytes * Integer.bitCount(losslessMask) * ports.size();
         require(reserved < totalBytes, "privateBytes",
                 "leaves no buffer: ports × lossless priorities × privateBytes = " + reserved

@@ -57,8 +57,22 @@ public final class Schemes {
         return e;
     }
 
-    /** Parses the configured scheme's parameters; throws {@link IllegalArgumentException} naming a bad one. */
+    /**
+     * Parses the parameters of every scheme the configuration names, active or not, each by its own
+     * class (which declares its parameters and their ranges): a parameter kept for a later
+     * {@code set scheme} must be as valid as one in force. Throws {@link IllegalArgumentException}
+     * naming the first bad one.
+     */
     public static void validate(MmuConfig cfg) {
+        for (String scheme : cfg.schemeParameters().keySet()) {
+            if (!FACTORIES.containsKey(scheme)) {
+                throw new IllegalArgumentException("mmu.schemes." + scheme + ": no such scheme (schemes: "
+                        + String.join(", ", NAMES) + ")");
+            }
+            if (!scheme.equals(cfg.scheme())) {
+                Mmu.create(cfg.withScheme(scheme), FlowControlListener.NONE);
+            }
+        }
         Mmu.create(cfg, FlowControlListener.NONE);
     }
 }

@@ -34,6 +34,33 @@ class ConfigAndExplainTest {
     }
 
     @Test
+    void parametersOfSchemesThatAreNotActiveAreCheckedToo() {
+        record Kept(String scheme, String key, String value, String says) {}
+        for (Kept k : java.util.List.of(
+                new Kept("spfc", "kSpfc", "abc", "mmu.schemes.spfc.kSpfc must be a number"),
+                new Kept("reverie", "alpha", "-5", "mmu.schemes.reverie.alpha is not a parameter of reverie"),
+                new Kept("bfc", "nonsense", "1", "mmu.schemes.bfc.nonsense is not a parameter of bfc"),
+                new Kept("dsh", "alpha", "NaN", "mmu.schemes.dsh.alpha must be a number"))) {
+            MmuConfig kept = Configs.small("dt", 2, 1_000_000).schemeParameter(k.scheme(), k.key(), k.value()).build();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Schemes.validate(kept), k.toString());
+            assertTrue(e.getMessage().startsWith(k.says()), e.getMessage());
+        }
+        MmuConfig good = Configs.small("dt", 2, 1_000_000).schemeParameter("spfc", "kSpfc", "2").build();
+        Schemes.validate(good);
+        assertEquals("spfc", good.withScheme("spfc").scheme(), "a valid kept parameter serves a later change");
+    }
+
+    @Test
+    void ecnPmaxIsAProbabilityAboveZero() {
+        for (double pmax : new double[] {0, -0.1, 1.5, Double.NaN, Double.POSITIVE_INFINITY}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Configs.small("dt", 2, 1_000_000).ecnPmax(pmax).build(), Double.toString(pmax));
+            assertTrue(e.getMessage().startsWith("mmu.ecn.pmax must be a probability in (0, 1]"), e.getMessage());
+        }
+        assertEquals(1.0, Configs.small("dt", 2, 1_000_000).ecnPmax(1).build().ecnPmax());
+    }
+
+    @Test
     void bufferTooSmallForTheReservationsIsRejected() {
         MmuConfig cfg = Configs.tomahawk("dt").totalBytes(14_000_000).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Schemes.validate(cfg));

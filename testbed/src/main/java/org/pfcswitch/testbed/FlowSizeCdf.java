@@ -1,7 +1,5 @@
 package org.pfcswitch.testbed;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +25,7 @@ public final class FlowSizeCdf {
 
     /** Reads a CDF file; errors name the file and the line. */
     public static FlowSizeCdf load(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read flow-size CDF: " + e.getMessage());
-        }
-        return parse(file.toString(), lines);
+        return parse(file.toString(), org.pfcswitch.testbed.config.ConfigText.read(file).lines().toList());
     }
 
     public static FlowSizeCdf parse(String name, List<String> lines) {
@@ -50,6 +42,9 @@ public final class FlowSizeCdf {
                 }
                 double b = Double.parseDouble(f[0]);
                 double p = Double.parseDouble(f[1]) / 100;
+                if (!Double.isFinite(b) || !Double.isFinite(p)) {
+                    throw new NumberFormatException("size and percent must be finite numbers");
+                }
                 if (b < 0 || p < 0 || p > 1) {
                     throw new NumberFormatException("size must be >= 0 and percent within 0..100");
                 }

@@ -54,4 +54,13 @@ class FlowSizeCdfTest {
         assertTrue(e.getMessage().startsWith("w.cdf: line 2:"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> FlowSizeCdf.parse("w.cdf", List.of("10 0", "20 90")));
     }
+
+    @Test
+    void sizesAndPercentsMustBeFinite() {
+        for (List<String> rows : List.of(List.of("10 0", "NaN 50", "20 100"), List.of("10 0", "Infinity 100"),
+                List.of("10 NaN", "20 100"))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FlowSizeCdf.parse("w.cdf", rows));
+            assertTrue(e.getMessage().contains("must be finite numbers"), e.getMessage());
+        }
+    }
 }

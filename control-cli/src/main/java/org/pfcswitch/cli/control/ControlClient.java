@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The CLI's side of the control API: {@code show} and {@code set} talk to a running switch through it. */
 public final class ControlClient {
@@ -98,7 +97,7 @@ public final class ControlClient {
             if (r.statusCode() != 200) {
                 String body = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
                 try {
-                    JsonNode n = new ObjectMapper().readTree(body);
+                    JsonNode n = org.pfcswitch.cli.json.JsonInput.read(body);
                     throw new Failure(r.statusCode(), (n != null && n.has("error") ? n.get("error").asText() : body)
                             + " (HTTP " + r.statusCode() + ")");
                 } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
@@ -132,7 +131,7 @@ public final class ControlClient {
 
     private static String errorText(HttpResponse<String> r) {
         try {
-            JsonNode n = new ObjectMapper().readTree(r.body());
+            JsonNode n = org.pfcswitch.cli.json.JsonInput.read(r.body());
             if (n != null && n.has("error")) {
                 return n.get("error").asText() + " (HTTP " + r.statusCode() + ")";
             }

@@ -20,7 +20,6 @@ import org.pfcswitch.mmu.MmuConfig;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The running switch's control API: HTTP and JSON, on 127.0.0.1 unless told otherwise.
@@ -66,7 +65,6 @@ public final class ControlServer implements AutoCloseable {
     private final SwitchMetrics metrics;
     private final SwitchMetrics.Driver driver;
     private HttpListener listener;
-    private final ObjectMapper json = new ObjectMapper();
     /** Guards {@link #snapshot} and {@link #metrics}: control threads only, never the worker. */
     private final java.util.concurrent.locks.ReentrantLock state = new java.util.concurrent.locks.ReentrantLock();
     private final java.util.concurrent.atomic.AtomicBoolean tracing = new java.util.concurrent.atomic.AtomicBoolean();
@@ -449,7 +447,7 @@ public final class ControlServer implements AutoCloseable {
     private JsonNode body(ApiRequest req) {
         byte[] raw = req.body();
         try {
-            JsonNode node = json.readTree(raw);
+            JsonNode node = org.pfcswitch.cli.json.JsonInput.read(raw);
             if (node == null || !node.isObject()) {
                 throw new ApiError(400, "expected a JSON object as the request body");
             }

@@ -4,8 +4,6 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import javax.imageio.ImageIO;
-
 /** A {@link Canvas} drawn with Java2D into a headless image, written as PNG. */
 final class PngCanvas extends Graphics2DCanvas {
 
@@ -28,6 +26,6 @@ final class PngCanvas extends Graphics2DCanvas {
     @Override
     public void write(Path out) throws IOException {
         g.dispose();
-        ImageIO.write(image, "png", out.toFile());
+        PngFile.write(image, out);
     }
 }

@@ -99,6 +99,9 @@ public final class Grid {
         return axes;
     }
 
+    /** Most seeds of one grid: every run is kept in memory until the table is written. */
+    static final int MAX_SEEDS = 100_000;
+
     /**
      * Seeds from {@code --seed N}, {@code --seed A..B} or {@code --seeds N} (1..N); {@code fileSeed}
      * when neither is given.
@@ -108,8 +111,8 @@ public final class Grid {
             throw new IllegalArgumentException("give --seed or --seeds, not both");
         }
         if (count != null) {
-            if (count < 1) {
-                throw new IllegalArgumentException("--seeds " + count + ": need at least 1");
+            if (count < 1 || count > MAX_SEEDS) {
+                throw new IllegalArgumentException("--seeds " + count + ": give 1.." + MAX_SEEDS);
             }
             return range(1, count);
         }
@@ -127,8 +130,8 @@ public final class Grid {
             if (b < a) {
                 throw new IllegalArgumentException("--seed " + seed + ": the range is empty (B < A)");
             }
-            if (b - a >= 100_000) {
-                throw new IllegalArgumentException("--seed " + seed + ": more than 100000 seeds");
+            if (b - a >= MAX_SEEDS) {
+                throw new IllegalArgumentException("--seed " + seed + ": more than " + MAX_SEEDS + " seeds");
             }
             return range(a, b);
         } catch (NumberFormatException e) {

@@ -12,7 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.pfcswitch.cli.json.JsonInput;
 import org.pfcswitch.cli.json.JsonOutput;
 
 /**
@@ -73,7 +73,7 @@ public record ShardFile(Path file, String fingerprint, int shard, int shards, in
     public static ShardFile read(Path file) {
         JsonNode n;
         try {
-            n = new ObjectMapper().readTree(Files.readString(file));
+            n = JsonInput.read(Files.readString(file));
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": not a complete shard file (" + firstLine(e.getMessage()) + ")");
         }

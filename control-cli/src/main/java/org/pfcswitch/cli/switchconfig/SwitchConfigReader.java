@@ -1,6 +1,10 @@
 package org.pfcswitch.cli.switchconfig;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +17,7 @@ import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Device;
+import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.DeadlockConfig;
@@ -122,8 +127,59 @@ public final class SwitchConfigReader {
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");
         }
-        return new SwitchConfig(eal, ports, workers, core.build(), idleSleep);
+        SwitchConfig config = new SwitchConfig(eal, ports, workers, core.build(), idleSleep);
+        checkMbufs(root, config);
+        return config;
     }
+
+    /** An explicit {@code eal.mbufs} must at least fill the rings it feeds, or the switch would start and receive nothing. */
+    private static void checkMbufs(ConfigNode root, SwitchConfig config) {
+        int need = DpdkSwitch.mbufsForRings(config);
+        if (config.eal().mbufs() > 0 && config.eal().mbufs() < need) {
+            throw root.child("eal").error("mbufs", config.eal().mbufs() + " mbufs cannot fill the ports' rx and tx rings"
+                    + " (rxDescriptors + txDescriptors of every port, two bursts each, the pool caches): give at least "
+                    + need + ", or 0 to size the pool from the ports and the buffer");
+        }
+    }
+
+    /**
+     * Fails when a worker's {@code cpu} names a CPU this machine does not have online, naming the
+     * worker's key: checked before EAL starts, not by the file's reader, since a lab's file is
+     * rightly checked ({@code run --check}) on a machine with fewer CPUs than the lab server.
+     */
+    public static void requireOnlineCpus(ConfigNode root, SwitchConfig config) {
+        String online = onlineCpuList();
+        if (online == null) {
+            return;
+        }
+        BitSet have = ThreadAffinity.parseCpuList(online);
+        for (int i = 0; i < config.workers().size(); i++) {
+            String cpus = config.workers().get(i).cpus();
+            if (cpus == null) {
+                continue;
+            }
+            BitSet missing = ThreadAffinity.parseCpuList(cpus);
+            missing.andNot(have);
+            if (!missing.isEmpty()) {
+                throw root.error("workers[" + i + "].cpu", "CPU " + missing.stream().mapToObj(Integer::toString)
+                        .collect(java.util.stream.Collectors.joining(", ")) + " is not online on this machine (online: "
+                        + online + ")");
+            }
+        }
+    }
+
+    /** {@code /sys/devices/system/cpu/online} (e.g. {@code 0-7}), or null when it cannot be read. */
+    private static String onlineCpuList() {
+        try {
+            String list = Files.readString(ONLINE_CPUS).strip();
+            ThreadAffinity.parseCpuList(list);
+            return list;
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static final Path ONLINE_CPUS = Path.of("/sys/devices/system/cpu/online");
 
     /**
      * The {@code deadlock:} section: on with {@link DeadlockConfig#DEFAULTS} when absent, off with
@@ -226,7 +282,7 @@ public final class SwitchConfigReader {
                 }
             }
             long mac = p.has("mac") ? mac(p, "mac") : -1;
-            ports.add(new SwitchConfig.Port(name, device, mac, p.bitsPerSecond("speed", DEFAULT_SPEED_BPS),
+            ports.add(new SwitchConfig.Port(name, device, mac, p.lineRate("speed", DEFAULT_SPEED_BPS),
                     p.nanos("cableDelay", 0), p.integer("rxDescriptors", 1024, 32, 16384),
                     p.integer("txDescriptors", 1024, 32, 16384)));
         }

@@ -1,12 +1,5 @@
 package org.pfcswitch.testbed.config;
 
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,25 +32,14 @@ public final class ConfigNode {
         return parse(file.toString(), readText(file));
     }
 
-    /** A config file's text; a missing or unreadable file is a one-line {@link ConfigException}. */
+    /** A config file's text (see {@link ConfigText}); every problem is a one-line {@link ConfigException}. */
     public static String readText(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException(file + ": no such file");
-        } catch (IOException e) {
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
-        }
+        return ConfigText.read(file);
     }
 
     /** Parses YAML text; {@code name} is used in error messages. */
     public static ConfigNode parse(String name, String text) {
-        Object root;
-        try {
-            root = new Load(LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false).build()).loadFromString(text);
-        } catch (YamlEngineException e) {
-            throw new ConfigException(name + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
-        }
+        Object root = YamlLoader.load(name, text);
         if (root == null) {
             root = Map.of();
         }
@@ -172,12 +154,13 @@ public final class ConfigNode {
         return (int) v;
     }
 
+    /** A finite number (NaN and infinities are refused). */
     public double number(String key) {
         return required(key, (k, v) -> {
-            if (v instanceof Number n) {
+            if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
                 return n.doubleValue();
             }
-            throw error(k, "expected a number, got " + describe(v));
+            throw error(k, "expected a finite number, got " + describe(v));
         });
     }
 
@@ -213,6 +196,19 @@ public final class ConfigNode {
 
     public long bitsPerSecond(String key, long fallback) {
         return map.containsKey(key) ? bitsPerSecond(key) : fallback;
+    }
+
+    /** A link's line rate: a rate above 0 (a port of speed 0 could never send, and its timers would divide by it). */
+    public long lineRate(String key) {
+        long bps = bitsPerSecond(key);
+        if (bps <= 0) {
+            throw error(key, "a line rate must be above 0, got " + describe(map.get(key)) + " (e.g. 10G, 100G)");
+        }
+        return bps;
+    }
+
+    public long lineRate(String key, long fallback) {
+        return map.containsKey(key) ? lineRate(key) : fallback;
     }
 
     /** A time in nanoseconds: a number or text such as {@code 9us}. */
@@ -263,10 +259,15 @@ public final class ConfigNode {
         return new ConfigException(file + ": " + join(key) + ": " + problem);
     }
 
+    /** A size, rate or time: never negative (text with a minus sign fails the unit pattern). */
     private long withUnits(String key, Function<String, Long> parse) {
         return required(key, (k, v) -> {
             if (v instanceof Integer || v instanceof Long) {
-                return ((Number) v).longValue();
+                long n = ((Number) v).longValue();
+                if (n < 0) {
+                    throw error(k, "must not be negative, got " + n);
+                }
+                return n;
             }
             try {
                 return parse.apply(String.valueOf(v));

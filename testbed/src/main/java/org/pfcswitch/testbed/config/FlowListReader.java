@@ -86,6 +86,8 @@ public final class FlowListReader {
             return read(file.toString(), in, hosts, defaultPriority);
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(file + ": no such file");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException(file + ": not UTF-8 text; save the file as UTF-8");
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());
         }

@@ -110,13 +110,13 @@ public final class MmuConfigLoader {
         if (mmu.isList("ports")) {
             for (ConfigNode port : mmu.children("ports")) {
                 port.allowOnly("speed", "cableDelay");
-                b.port(port.bitsPerSecond("speed"), port.nanos("cableDelay", 0));
+                b.port(port.lineRate("speed"), port.nanos("cableDelay", 0));
             }
             return;
         }
         ConfigNode block = mmu.child("ports").allowOnly("count", "speed", "cableDelay");
         long count = block.integer("count");
-        wrap(block, "count", () -> b.ports((int) Math.min(count, Integer.MAX_VALUE), block.bitsPerSecond("speed"),
+        wrap(block, "count", () -> b.ports((int) Math.min(count, Integer.MAX_VALUE), block.lineRate("speed"),
                 block.nanos("cableDelay", 0)));
     }
 

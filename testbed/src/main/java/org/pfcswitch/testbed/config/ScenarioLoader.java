@@ -37,9 +37,6 @@ import org.pfcswitch.testbed.SynchronizedPoissonFlows;
 import org.pfcswitch.testbed.Traffic;
 import org.snakeyaml.engine.v2.api.Dump;
 import org.snakeyaml.engine.v2.api.DumpSettings;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
  * Reads a scenario file ({@code testbed-configs/scenarios/*.yaml}) into a {@link Scenario}, after
@@ -151,6 +148,8 @@ public final class ScenarioLoader {
             "payloadMtu", "cc", "pfc", "hosts", "topology", "mmu", "traffic", "report", "pfcwd", "deadlock", "model", "ecn",
             "scheduler", "schemeDefaults", "frameCost"};
     private static final long FOREVER = 1L << 50;
+    /** Most points of a scenario's time series (duration / sample): each is kept in memory and written out. */
+    static final long MAX_SAMPLES = 1_000_000;
 
     private ScenarioLoader() {}
 
@@ -178,12 +177,7 @@ public final class ScenarioLoader {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> parseTree(String name, String text) {
-        Object root;
-        try {
-            root = new Load(LoadSettings.builder().setLabel(name).setAllowDuplicateKeys(false).build()).loadFromString(text);
-        } catch (YamlEngineException e) {
-            throw new ConfigException(name + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
-        }
+        Object root = YamlLoader.load(name, text);
         if (!(root instanceof Map<?, ?> m)) {
             throw new ConfigException(name + ": expected a mapping of keys at the top level");
         }
@@ -201,8 +195,8 @@ public final class ScenarioLoader {
         String raw = override.substring(eq + 1).strip();
         Object value;
         try {
-            value = new Load(LoadSettings.builder().build()).loadFromString(raw.isEmpty() ? "''" : raw);
-        } catch (YamlEngineException e) {
+            value = YamlLoader.load("--set " + path, raw.isEmpty() ? "''" : raw);
+        } catch (ConfigException e) {
             throw new ConfigException("--set " + path + ": not a YAML value: '" + raw + "'");
         }
         String[] keys = path.split("\\.");
@@ -233,7 +227,14 @@ public final class ScenarioLoader {
         MmuConfig mmu = MmuConfigLoader.load(root);
         long duration = root.nanos("duration");
         List<String> schemes = root.has("schemes") ? root.strings("schemes") : List.of("dt");
+        if (duration <= 0) {
+            throw root.error("duration", "must be above 0, got " + duration + " ns");
+        }
         long sample = root.nanos("sample", Math.max(1_000, duration / 500));
+        if (sample <= 0 || duration / sample > MAX_SAMPLES) {
+            throw root.error("sample", "a sample every " + sample + " ns over " + duration + " ns is too many time-series"
+                    + " points (at most " + MAX_SAMPLES + "): give at least " + Math.max(1, duration / MAX_SAMPLES) + " ns");
+        }
         long from = 0;
         long to = duration;
         if (root.has("measure")) {
@@ -300,9 +301,9 @@ public final class ScenarioLoader {
             if (!routes.equals("oneWay") && !routes.equals("shortest")) {
                 throw t.error("routes", "expected oneWay or shortest, got '" + routes + "'");
             }
-            long hostSpeed = t.bitsPerSecond("hostSpeed");
+            long hostSpeed = t.lineRate("hostSpeed");
             long hostDelay = t.nanos("hostDelay");
-            return Scenario.Topology.ring(n, routes.equals("oneWay"), t.bitsPerSecond("fabricSpeed", hostSpeed),
+            return Scenario.Topology.ring(n, routes.equals("oneWay"), t.lineRate("fabricSpeed", hostSpeed),
                     t.nanos("fabricDelay", hostDelay));
         }
         if (!kind.equals("leafSpine")) {
@@ -319,15 +320,15 @@ public final class ScenarioLoader {
         if (leaves * perLeaf < 2) {
             throw t.error("hostsPerLeaf", "a scenario needs at least 2 hosts, got " + leaves * perLeaf);
         }
-        long hostSpeed = t.bitsPerSecond("hostSpeed");
+        long hostSpeed = t.lineRate("hostSpeed");
         long hostDelay = t.nanos("hostDelay");
-        return Scenario.Topology.leafSpine(leaves, spines, perLeaf, t.bitsPerSecond("fabricSpeed", hostSpeed),
+        return Scenario.Topology.leafSpine(leaves, spines, perLeaf, t.lineRate("fabricSpeed", hostSpeed),
                 t.nanos("fabricDelay", hostDelay));
     }
 
     /** Host i is Hi, on switch i of the ring. */
     private static List<Scenario.Host> ringHosts(ConfigNode t, Scenario.Topology topo) {
-        long speed = t.bitsPerSecond("hostSpeed");
+        long speed = t.lineRate("hostSpeed");
         long delay = t.nanos("hostDelay");
         List<Scenario.Host> hosts = new ArrayList<>();
         for (int i = 0; i < topo.ringSwitches(); i++) {
@@ -355,7 +356,7 @@ public final class ScenarioLoader {
 
     /** Host {@code l × hostsPerLeaf + j} is LlHj: leaf l, port j. */
     private static List<Scenario.Host> leafSpineHosts(ConfigNode t, Scenario.Topology topo) {
-        long speed = t.bitsPerSecond("hostSpeed");
+        long speed = t.lineRate("hostSpeed");
         long delay = t.nanos("hostDelay");
         List<Scenario.Host> hosts = new ArrayList<>();
         for (int l = 0; l < topo.leaves(); l++) {
@@ -371,7 +372,7 @@ public final class ScenarioLoader {
         for (ConfigNode h : root.children("hosts")) {
             h.allowOnly("name", "count", "speed", "delay", "pfc");
             String n = h.string("name");
-            long speed = h.bitsPerSecond("speed");
+            long speed = h.lineRate("speed");
             long delay = h.nanos("delay");
             String pfc = h.string("pfc", "obey");
             if (!pfc.equals("obey") && !pfc.equals("ignore")) {
