@@ -154,7 +154,7 @@ class BadInputTest {
                 dir.resolve("p.png").toString());
         add("plot priority 9", 2, "--priority", "plot", trace.toString(), "--priority", "9", "--out",
                 dir.resolve("p.png").toString());
-        add("plot to a folder", 1, "it is a folder", "plot", trace.toString(), "--out", dir.toString());
+        add("plot to a folder", 1, "it is a folder", "plot", trace.toString(), "--out", folderNamedLikeAFigure());
         add("plot under a file", 1, "trace.csv is a file, not a folder", "plot", trace.toString(), "--out",
                 trace.resolve("p.png").toString());
         add("plot x without y", 2, "needs both --x KEY and --y METRIC", "plot", trace.toString(), "--x", "load",
@@ -316,6 +316,11 @@ class BadInputTest {
         return null;
     }
 
+    /** A folder whose name has a figure's extension, so that only its being a folder is wrong. */
+    private String folderNamedLikeAFigure() throws java.io.IOException {
+        return java.nio.file.Files.createDirectories(dir.resolve("figure.png")).toString();
+    }
+
     /**
      * stderr's lines without blank ones, and without the hint that follows a usage error (where
      * the command's usage is), which says nothing about what was wrong; a usage block would count.
@@ -344,7 +349,7 @@ class BadInputTest {
                 new Case("run deep", List.of("run", "-c", deep, "--check"), 1, "nested more than 64"),
                 new Case("sim deep", List.of("sim", "-c", deep), 1, "nested more than 64"),
                 new Case("mmu explain deep", List.of("mmu", "explain", "-c", deep), 1, "nested more than 64"),
-                new Case("plot to a folder", List.of("plot", trace.toString(), "--out", dir.toString()), 1, "it is a folder"),
+                new Case("plot to a folder", List.of("plot", trace.toString(), "--out", folderNamedLikeAFigure()), 1, "it is a folder"),
                 new Case("plot into /proc", List.of("plot", trace.toString(), "--out", "/proc/pfcswitch-plot.png"), 1,
                         "cannot write /proc/pfcswitch-plot.png: the file cannot be created there"),
                 new Case("cpu 99 before DPDK", List.of("run", "-c", cpu99, "--no-control"), 1,
