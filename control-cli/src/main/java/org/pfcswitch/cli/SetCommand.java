@@ -10,7 +10,10 @@ import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.control.ControlClient;
 import org.pfcswitch.cli.control.ControlToken;
+import org.pfcswitch.cli.json.JsonInput;
 import org.pfcswitch.cli.json.JsonOutput;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,7 +66,12 @@ final class SetCommand implements Runnable {
                 description = "The token the switch wrote (default: ~/.pfcswitch/control-PORT.token for the --api port).")
         Path tokenFile;
 
-        int post(CommandSpec spec, String path, String body) throws InterruptedException {
+        @Option(names = "--json", description = "Print the API's JSON answer instead of a sentence.")
+        boolean json;
+
+        /** Posts {@code body}; prints the answer as {@code words} say it, or as JSON with --json. */
+        int post(CommandSpec spec, String path, String body, java.util.function.Function<JsonNode, String> words)
+                throws InterruptedException {
             ControlClient client = ControlClient.forCommand(spec, api);
             Path file = tokenFile != null ? tokenFile : client.defaultTokenFile();
             String token;
@@ -78,8 +86,13 @@ final class SetCommand implements Runnable {
                 return 1;
             }
             try {
-                spec.commandLine().getOut().println(client.post(path, body, token));
+                String answer = client.post(path, body, token);
+                spec.commandLine().getOut().println(json ? answer : words.apply(JsonInput.read(answer)));
                 return 0;
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                spec.commandLine().getErr().println("pfcswitch set: the switch's answer is not JSON (" + e.getOriginalMessage()
+                        + "); the change was applied");
+                return 1;
             } catch (ControlClient.Failure f) {
                 spec.commandLine().getErr().println("pfcswitch set: " + f.getMessage());
                 return f.status == 0 ? 1 : 2;
@@ -102,7 +115,19 @@ final class SetCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            return target.post(spec, "/api/v1/scheme", new JsonOutput().beginObject().field("scheme", name).endObject().toString());
+            return target.post(spec, "/api/v1/scheme", new JsonOutput().beginObject().field("scheme", name).endObject().toString(),
+                    Scheme::inWords);
+        }
+
+        /** "scheme dt -> dsh; 12,288 bytes in the buffer kept, now dsh's" from the API's answer. */
+        static String inWords(JsonNode answer) {
+            String now = answer.path("scheme").asText();
+            StringBuilder s = new StringBuilder("scheme ").append(answer.path("previous").asText()).append(" -> ").append(now);
+            if (answer.has("buffered_bytes")) {
+                s.append(String.format(java.util.Locale.ROOT, "; %,d bytes in the buffer kept, now %s's",
+                        answer.get("buffered_bytes").asLong(), now));
+            }
+            return s.toString();
         }
     }
 
@@ -136,7 +161,14 @@ final class SetCommand implements Runnable {
             }
             JsonOutput body = new JsonOutput().beginObject().beginObject("params");
             params.forEach(body::field);
-            return target.post(spec, "/api/v1/params", body.endObject().endObject().toString());
+            return target.post(spec, "/api/v1/params", body.endObject().endObject().toString(), Param::inWords);
+        }
+
+        /** "set under dt: alpha = 1/4, ecn.kmax = 400KiB" from the API's answer. */
+        static String inWords(JsonNode answer) {
+            List<String> applied = new java.util.ArrayList<>();
+            answer.path("applied").properties().forEach(e -> applied.add(e.getKey() + " = " + e.getValue().asText()));
+            return "set under " + answer.path("scheme").asText() + ": " + String.join(", ", applied);
         }
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.pfcswitch.cli.json.JsonInput;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -233,6 +234,7 @@ class ControlApiTest {
     void aValidSetIsVisibleInTheNextShowAndInMetrics() throws Exception {
         Cli set = Cli.run("set", "param", "alpha=1/4", "ecn.kmax=400KiB", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, set.exitCode(), set.err());
+        assertEquals("set under dt: alpha = 1/4, ecn.kmax = 400KiB", set.out().strip(), "what changed, in words");
         JsonNode scheme = show("scheme");
         assertEquals("0.25", param(scheme, "alpha"));
         assertEquals(400 * 1024, scheme.get("ecn").get("kmax_bytes").asLong());
@@ -240,6 +242,7 @@ class ControlApiTest {
 
         Cli to = Cli.run("set", "scheme", "spfc", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, to.exitCode(), to.err());
+        assertTrue(to.out().matches("scheme dt -> spfc; [0-9,]+ bytes in the buffer kept, now spfc's\\s*"), to.out());
         JsonNode spfc = show("scheme");
         assertEquals("spfc", spfc.get("scheme").asText());
         assertEquals("victim", spfc.get("state_name").asText(), "SPFC's per-queue state is shown");
@@ -247,8 +250,9 @@ class ControlApiTest {
         assertTrue(spfc.get("state").get(1).has("victim"));
         assertTrue(get("/metrics").body().contains("pfcswitch_scheme_info{scheme=\"spfc\"} 1"));
         assertFalse(get("/metrics").body().contains("pfcswitch_scheme_info{scheme=\"dt\"}"), "the old scheme's series is gone");
-        Cli back = Cli.run("set", "scheme", "dt", "--api", api, "--token-file", tokenFile.toString());
+        Cli back = Cli.run("set", "scheme", "dt", "--json", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, back.exitCode(), back.err());
+        assertEquals("spfc", JsonInput.read(back.out()).get("previous").asText(), "--json prints the API's answer");
         Cli reset = Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, reset.exitCode(), reset.err());
     }
