@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -98,6 +99,8 @@ final class FlowsCommand implements Callable<Integer> {
             Ns3FlowFile.Read read = io(spec, () -> {
                 try (BufferedReader r = Files.newBufferedReader(in)) {
                     return Ns3FlowFile.read(in.toString(), r, hosts, rebase);
+                } catch (CharacterCodingException e) {
+                    throw notText(in);
                 }
             });
             FlowList list = read.flows();
@@ -237,6 +240,8 @@ final class FlowsCommand implements Callable<Integer> {
             long rows = io(spec, () -> {
                 try (BufferedReader r = Files.newBufferedReader(in); Writer w = Files.newBufferedWriter(out)) {
                     return Ns3FctFile.convert(in.toString(), r, w, names);
+                } catch (CharacterCodingException e) {
+                    throw notText(in);
                 }
             });
             spec.commandLine().getOut().printf("%s: %d flows%n", out, rows);
@@ -329,6 +334,11 @@ final class FlowsCommand implements Callable<Integer> {
     }
 
     /** Runs {@code a}, turning a missing file, an unreadable one or a bad line into a {@link FileProblem}. */
+    /** An ns-3 flow or FCT file is plain ASCII; a decoder's "Input length = 1" would not say which file or why. */
+    private static IOException notText(Path file) {
+        return new IOException(file + ": not UTF-8 text (ns-3's flow and FCT files are plain ASCII); is it the right file?");
+    }
+
     private static <T> T io(CommandSpec spec, IoAction<T> a) {
         try {
             return a.run();

@@ -268,6 +268,11 @@ class BadInputTest {
         mmuConfig("mmu-empty", "", "the file is empty");
         add("mmu:not-utf8", 1, "not UTF-8 text", "mmu", "explain", "-c", bytes("mmu-latin1.yaml",
                 (MMU + "  scheme: d\u00e9\n").getBytes(StandardCharsets.ISO_8859_1)));
+        byte[] latin1Flows = "2\n0 1 3 100 1000 2.0\n1 0 3 100 1000 2.5 caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        add("flows from-ns3 not-utf8", 1, "ns3-latin1.txt: not UTF-8 text", "flows", "from-ns3",
+                bytes("ns3-latin1.txt", latin1Flows), "--out", dir.resolve("flows-out.txt").toString());
+        add("flows fct-from-ns3 not-utf8", 1, "fct-latin1.txt: not UTF-8 text", "flows", "fct-from-ns3",
+                bytes("fct-latin1.txt", latin1Flows), "--out", dir.resolve("fct-out.csv").toString());
         scenario("duration-0", "duration=0", "duration: must be above 0");
         scenario("sample-1ns", "sample=1ns", "sample: a sample every 1 ns");
         scenario("pmax-0", "mmu.ecn.pmax=0", "mmu.ecn.pmax must be a probability in (0, 1]");
