@@ -13,6 +13,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
+import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
+import org.pfcswitch.dataplane.CpuReservation;
+import org.pfcswitch.dataplane.DpdkSwitch;
+import org.pfcswitch.dataplane.ThreadAffinity;
+import org.pfcswitch.testbed.config.ConfigNode;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.HostSendLog;
@@ -87,15 +92,22 @@ class LiveSchemesTest {
     @CsvSource({"st, 1", "dt, 1", "sonic, 1", "dsh, 1", "spfc, 1", "reverie, 1", "capfc, 1", "bfc, 1",
         "st, 2", "dt, 2", "sonic, 2", "dsh, 2", "spfc, 2", "reverie, 2", "capfc, 2"})
     void schemeRunsLiveWithRandomizedIncasts(String scheme, int workers) throws Exception {
+        // One worker gets the last CPU to itself (the switch keeps its other threads off it, and this
+        // JVM, whose threads are the hosts, keeps off it too); two share the machine's two CPUs with
+        // everything else. The af_packet rings keep their 512 frames (30 ms at 200 Mb/s, more than the
+        // 512 KiB headroom's 21 ms): a longer ring only moves a long stall's drops into the headroom.
+        int workerCpu = ThreadAffinity.onlineCpus().length() - 1;
+        boolean pinned = workers == 1 && workerCpu > 0;
         Path cfg = lab.switchConfig("schemes-" + scheme + "-" + workers, """
-                workers: %d
+                workers: %s
                 eal: {memoryMb: 256, hugepages: off}
                 forwarding: {learning: true, staticMacs: [{mac: "02:00:00:00:00:01", port: h0},
                   {mac: "02:00:00:00:00:02", port: h1}, {mac: "02:00:00:00:00:03", port: h2}]}
                 classification: {trust: dscp, dscpMap: "26:3"}
                 mmu: {totalBytes: 2MiB, losslessPriorities: [3], headroomFormula: fixed, headroomBytes: 512KiB}
                 poll: {idleSleep: 50us}
-                """.formatted(workers), "speed: 200M", "speed: 200M", "speed: 200M");
+                """.formatted(pinned ? "[{cpu: " + workerCpu + ", ports: [h0, h1, h2]}]" : Integer.toString(workers)),
+                "speed: 200M", "speed: 200M", "speed: 200M");
         int seed = List.of("st", "dt", "sonic", "dsh", "spfc", "reverie", "capfc", "bfc").indexOf(scheme) + 11 + 10 * (workers - 1);
         Scenario s = ScenarioLoader.load(scenario, List.of("seed=" + seed)).scenario();
         LiveResult r;
@@ -108,7 +120,9 @@ class LiveSchemesTest {
         try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--scheme", scheme,
                 "--drop-log", dropLog.toString())) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
-            try (LiveTestbedHosts hosts = LiveTestbedHosts.open(s, TestbedCommand.read(lab.testbedConfig()), scenario,
+            try (CpuReservation offWorker = pinned ? CpuReservation.reserve(DpdkSwitch.workerCpus(
+                    SwitchConfigReader.read(ConfigNode.load(cfg)))) : null;
+                 LiveTestbedHosts hosts = LiveTestbedHosts.open(s, TestbedCommand.read(lab.testbedConfig()), scenario,
                     lab.testbedConfig())) {
                 HostSendLog sends = new HostSendLog().attach(hosts.hosts());
                 r = LiveRun.run(s, hosts.hosts(), s.durationNanos(), ScenarioRunner.Progress.NONE);
@@ -149,6 +163,9 @@ class LiveSchemesTest {
                 + "; hosts' clock slip " + r.slipNanos() / 1e6 + " ms\n" + log;
         assertTrue(completed >= (scheme.equals("bfc") ? 1 : 10), what);
         assertTrue(log.contains("(all returned)"), what);
+        if (pinned) {
+            assertTrue(log.contains("cpus: CPUs " + workerCpu + " reserved for the workers"), what);
+        }
         System.out.println("LiveSchemesTest " + scheme + " x" + workers + ": " + completed + "/" + f.count() + " flows, " + outOfOrder
                 + " out of PSN order; " + log.lines().filter(l -> l.contains("poll-loop stalls"))
                 .map(l -> l.substring(Math.min(13, l.length()))).toList() + "; " + attribution);

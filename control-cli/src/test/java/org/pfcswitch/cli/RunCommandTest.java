@@ -53,6 +53,9 @@ class RunCommandTest {
         try (SwitchProcess p = SwitchProcess.start("run", "-c", cfg.toString(), "--scheme", "spfc", "--stats-every", "0.2")) {
             p.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             p.awaitLine("status sink", Duration.ofSeconds(10));
+            String status = p.awaitLine("status buffer", Duration.ofSeconds(10));
+            assertTrue(status.matches(".*rx missed \\d+, mbufs in use \\d+ of [1-9]\\d*, .*"),
+                    "the status line counts ring drops and the mbufs out of the pool\n" + status);
             int code = p.signalAndWait("TERM", Duration.ofSeconds(30));
             String log = p.stdout();
             assertEquals(0, code, log + "\n" + p.stderr());
@@ -160,6 +163,44 @@ class RunCommandTest {
         assertTrue(lab.out().contains("9 ports") && lab.out().contains("port C4: clone of H1 (pfc: ignore)"), lab.out());
     }
 
+    /**
+     * {@code run --check} says per port how long a worker stall its rx ring rides out at its speed,
+     * and {@code poll.rxStall} grows the rings to ride out that much (or names what cannot).
+     */
+    @Test
+    void checkSaysWhatStallEachRxRingRidesOutAndRxStallSizesThem() throws Exception {
+        String ports = "ports:\n  - {name: a, device: \"net_af_packet0,iface=veth-a\", speed: 1G}\n"
+                + "  - {name: b, device: net_null0, speed: 1G, rxDescriptors: 512}\n";
+        Cli plain = Cli.run("run", "-c", config("plain", ports).toString(), "--check");
+        assertEquals(0, plain.exitCode(), plain.out() + plain.err());
+        assertTrue(plain.out().contains("port a: net_af_packet0,iface=veth-a, shaped to 1000000000 bit/s, rx ring 512 frames"
+                + " (af_packet default; framecnt= sets it): 6.1 ms of 1500 B frames at 1 Gbit/s"), plain.out());
+        assertTrue(plain.out().contains("port b: net_null0, shaped to 1000000000 bit/s, rx ring 512 frames (descriptors):"
+                + " 6.1 ms of 1500 B frames at 1 Gbit/s"), plain.out());
+
+        Cli sized = Cli.run("run", "-c", config("sized", ports + "poll: {rxStall: 20ms}\n").toString(), "--check");
+        assertEquals(0, sized.exitCode(), sized.out() + sized.err());
+        assertTrue(sized.out().contains("rx ring 1696 frames (af_packet framecnt): 20.4 ms of 1500 B frames at 1 Gbit/s"),
+                sized.out());
+        assertTrue(sized.out().contains("port b: net_null0, shaped to 1000000000 bit/s, rx ring 1696 frames (descriptors):"
+                + " 20.4 ms"), sized.out());
+    }
+
+    @Test
+    void aStallNoRingCanRideOutIsOneLineNamingPollRxStall() throws Exception {
+        Path cfg = config("too-long", "ports:\n  - {name: a, device: net_null0, speed: 100G}\npoll: {rxStall: 10ms}\n");
+        Cli r = Cli.run("run", "-c", cfg.toString(), "--check");
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("poll.rxStall: port a needs a ring of 83360 frames to ride out 10.0 ms at 100 Gbit/s;"
+                + " at most 16384 rx descriptors (2.0 ms at that speed)"), r.err());
+        Cli few = Cli.run("run", "-c", config("few-mbufs", "eal: {mbufs: 2048}\nports:\n  - {name: a, device: net_null0,"
+                + " speed: 10G}\npoll: {rxStall: 2ms}\n").toString(), "--check");
+        assertEquals(1, few.exitCode(), few.out() + few.err());
+        assertTrue(few.err().contains("poll.rxStall: the rings it sizes hold 2720 mbufs, as many as eal.mbufs (2048) or more"),
+                few.err());
+    }
+
     @Test
     void badConfigurationsGiveOneLineAndANonZeroExit() throws Exception {
         String ring = "  - {name: a, device: net_ring0}\n";
@@ -193,6 +234,10 @@ class RunCommandTest {
                         "ports[1].of: no port called 'x' is defined above this one"),
                 new Case("clone-pfc", "ports:\n" + ring + "  - {name: c, kind: clone, of: a, pfc: drop}\n", List.of(),
                         "ports[1].pfc: expected ignore or skip"),
+                new Case("no-hardware-pfc", "ports:\n  - {name: a, device: net_null0}\n"
+                        + "pfc: {hardwareBackstop: {highWater: 96KiB, lowWater: 64KiB}}\n", List.of(),
+                        "port a (net_null0): pfc.hardwareBackstop: net_null0's driver cannot send PFC from the NIC's receive"
+                        + " buffer (rte_eth_dev_priority_flow_ctrl_set: not supported)"),
                 new Case("dpdk-missing", "ports:\n" + ring, List.of("-Dpfcswitch.dpdk.shim=/nonexistent/libpfcswitch_dpdk.so"),
                         "DPDK is not available"));
         for (Case c : cases) {
