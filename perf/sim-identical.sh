@@ -17,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 
 sim() {  # sim DIR NAME ARGS...
   local dir=$1 name=$2; shift 2
-  "$java_home/bin/java" --enable-native-access=ALL-UNNAMED --add-modules=jdk.incubator.vector \
+  "$java_home/bin/java" --enable-native-access=ALL-UNNAMED \
     -XX:+UseParallelGC -cp "$dir/pfcswitch-cli.jar:$dir/lib/*" org.pfcswitch.cli.PfcSwitch \
     sim --json --jobs 2 "$@" > "$out/$name" 2>/dev/null
 }

@@ -127,7 +127,7 @@ final class FlowsCommand implements Callable<Integer> {
                 "ns-3 keys no queue pair by the destination port, but its switches hash it",
                 "to pick an ECMP uplink: '--dport 4791 --dport-step 0' gives every flow",
                 "RoCEv2's port, as sim's frames carry, so that with ns-3's source ports",
-                "(sport=N in the list) sim can replay ns-3's paths (README, 'On ns-3's",
+                "(sport=N in the list) sim can replay ns-3's paths (docs/papers.md, 'On ns-3's",
                 "paths')."},
             footer = {"", "Examples:",
                 "  pfcswitch flows to-ns3 flows.txt --out flow.txt     (hosts by index)",

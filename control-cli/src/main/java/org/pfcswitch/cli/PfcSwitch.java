@@ -31,11 +31,43 @@ public final class PfcSwitch {
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": error: " + messageOf(e));
             return 1;
         });
+        cli.setParameterExceptionHandler(PfcSwitch::usageError);
+        fitHelp(cli);
         int code = cli.execute(args);
         out.flush();
         err.flush();
         return code;
     }
+
+    /**
+     * A command line picocli cannot parse: what was wrong in one line, then a hint (picocli's "did you
+     * mean" when it has one, and where the usage is), not the whole usage, which buries the line.
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(e.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for its usage.");
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /**
+     * Help fits a terminal's width (picocli asks the terminal when help is printed); anywhere else (a
+     * pipe, a file) lines are not wrapped at all, so an example stays one line that can be copied and a
+     * grep finds an option with its description.
+     */
+    private static void fitHelp(CommandLine cli) {
+        java.io.Console console = System.console();
+        if (console != null && console.isTerminal()) {
+            cli.setUsageHelpAutoWidth(true);
+        } else {
+            cli.setUsageHelpWidth(UNWRAPPED);
+        }
+    }
+
+    /** Wider than any line of our help: picocli then wraps nothing. */
+    static final int UNWRAPPED = 1_000;
 
     private static String messageOf(Throwable e) {
         String m = e.getMessage();

@@ -64,7 +64,8 @@ final class ShowCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the API's JSON instead of a table.")
     boolean json;
 
-    @Option(names = "--watch", paramLabel = "SECONDS", description = "Print the view again every SECONDS until stopped (Ctrl-C).")
+    @Option(names = "--watch", paramLabel = "SECONDS", description = "Print the view again every SECONDS until stopped "
+            + "(Ctrl-C): redrawn in place on a terminal, one timestamped snapshot after another when piped.")
     double watch;
 
     @Option(names = "--count", paramLabel = "N", description = "With --watch: stop after N prints (default: never).")
@@ -113,6 +114,9 @@ final class ShowCommand implements Callable<Integer> {
         return json ? f.json() : f.text();
     }
 
+    /** ANSI: cursor to the top left, then erase the screen, so the next snapshot replaces the last. */
+    static final String HOME_AND_CLEAR = "\033[H\033[2J";
+
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     @Override
@@ -136,6 +140,7 @@ final class ShowCommand implements Callable<Integer> {
             fabric.add(ControlClient.forCommand(spec, eq > 0 ? s.substring(eq + 1) : s));
         }
         PrintWriter out = spec.commandLine().getOut();
+        boolean redraw = watch > 0 && !json && Progress.isTerminal();
         String path = "/api/v1/show/" + view + "?format=" + (json ? "json" : "text");
         for (int printed = 0; ; ) {
             String body;
@@ -148,8 +153,11 @@ final class ShowCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("pfcswitch show: " + e.getMessage());
                 return 1;
             }
+            if (redraw) {
+                out.print(HOME_AND_CLEAR);
+            }
             if (watch > 0 && !json) {
-                out.println("-- " + LocalTime.now().format(TIME) + " " + view);
+                out.println("-- " + LocalTime.now().format(TIME) + " " + view + (redraw ? "  (every " + watch + " s; Ctrl-C stops)" : ""));
             }
             out.println(body.stripTrailing());
             out.flush();

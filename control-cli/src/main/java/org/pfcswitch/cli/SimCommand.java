@@ -69,7 +69,7 @@ import picocli.CommandLine.Spec;
             "  pfcswitch sim -c $S/spfc-victim.yaml --scheme dt --shadow dsh,spfc   (would-be XOFFs and drops)",
             "  pfcswitch plot trace-spfc.csv --out spfc.png --port H0",
             "",
-            "Grids (README, 'Grids' and 'Shards'):",
+            "Grids (docs/experiments.md, 'Grids' and 'Shards'):",
             "  pfcswitch sim -c $S/websearch-load.yaml --scheme dt,spfc --sweep traffic.web.load=0.3,0.5,0.7 \\",
             "      --seeds 5 --table load.csv --summary load-summary.csv",
             "  pfcswitch sim -c ... --sweep ... --seeds 5 --shard 3/8 --out results/   (one slice of 8)",
@@ -153,7 +153,7 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "FILE",
             description = {"Write a trace of one switch to FILE: every ingress queue of a lossless priority "
                     + "(ingress and egress bytes, the scheme's current XOFF threshold) once per --trace-every, and "
-                    + "every PFC frame sent and received (CSV; 'pfcswitch plot FILE' draws it; format in the README, "
+                    + "every PFC frame sent and received (CSV; 'pfcswitch plot FILE' draws it; format in docs/experiments.md, "
                     + "'Traces and plots').",
                     "With several schemes one file per scheme, the scheme's name inserted before the extension: "
                     + "trace.csv -> trace-dt.csv, trace-spfc.csv; with --sweep also KEY=VALUE "

@@ -47,6 +47,18 @@ class CompletionCommandTest {
         assertEquals("dsh dt", complete(script, "pfcswitch", "run", "--scheme", "d").strip());
         assertEquals("sonic spfc st", complete(script, "pfcswitch", "sim", "--scheme", "s").strip());
         assertEquals("spfc", complete(script, "pfcswitch", "lab", "--scheme", "sp").strip());
+        assertEquals("bfc", complete(script, "pfcswitch", "sim", "--scheme", "b").strip(), "--scheme has its own candidates");
+        assertEquals("", complete(script, "pfcswitch", "sim", "--shadow", "b").strip(), "bfc cannot be a shadow");
+        assertEquals("dsh dt", complete(script, "pfcswitch", "run", "--shadow", "d").strip());
+    }
+
+    @Test
+    void itCompletesTheLastItemOfACommaList() throws Exception {
+        Path script = Files.writeString(dir.resolve("pfcswitch.bash"), Cli.run("completion").out());
+        assumeTrue(bash("true").startsWith("exit 0"), "no bash on this machine");
+        assertEquals("dt,sonic dt,spfc dt,st", complete(script, "pfcswitch", "sim", "--scheme", "dt,s").strip());
+        assertEquals("dt,dsh,reverie", complete(script, "pfcswitch", "sim", "--shadow", "dt,dsh,r").strip());
+        assertEquals("dsh dt", complete(script, "pfcswitch", "run", "--scheme", "d").strip(), "a single item as before");
     }
 
     /** What the script offers for the last word of {@code words}, one candidate a line. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs under dt and spfc: the live switch and the simulator agree on the SPFC paper's direction,
  * SPFC pausing the victim port H0 less than DT; the simulator drops no lossless frame, and the
  * live switch none that its senders' logs show to be its own (or theirs); no mbuf is lost. Pause totals of live and sim runs are within a factor of 4 of each other (the live run's
- * hosts react in software, tens to hundreds of microseconds; README has the numbers).
+ * hosts react in software, tens to hundreds of microseconds; docs/lab.md has the numbers).
  */
 class LabCommandTest {
 

@@ -108,7 +108,7 @@ class RunCommandTest {
      * every second; after the 5 s warm-up, every one-second window of the worker thread allocates
      * nothing, save at most one (a JIT deoptimization runs the loop interpreted for a moment, and
      * the interpreter's VarHandle calls box a few values; 168 bytes were seen). The 60-second
-     * version is the benchmark in the README.
+     * version is the benchmark in docs/performance.md.
      */
     @Test
     void theLiveWorkerAllocatesNothingAfterWarmUp() throws Exception {

@@ -33,7 +33,7 @@ class SlurmScriptTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path cmd = dir.resolve("pfcswitch-test");
         Files.writeString(cmd, "#!/usr/bin/env bash\nexec '" + java + "' --enable-native-access=ALL-UNNAMED "
-                + "--add-modules=jdk.incubator.vector -cp '" + System.getProperty("java.class.path")
+                + "-cp '" + System.getProperty("java.class.path")
                 + "' org.pfcswitch.cli.PfcSwitch \"$@\"\n");
         assertTrue(cmd.toFile().setExecutable(true));
         return cmd;

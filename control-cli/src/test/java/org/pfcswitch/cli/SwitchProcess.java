@@ -46,7 +46,7 @@ final class SwitchProcess implements AutoCloseable {
     private static List<String> command(List<String> jvmOptions, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx512m"));
+        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xmx512m"));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), PfcSwitch.class.getName()));
         command.addAll(List.of(args));
@@ -117,10 +117,10 @@ final class SwitchProcess implements AutoCloseable {
         }
     }
 
-    /** Stderr without the JVM's incubator-module warning. */
+    /** Everything the process wrote to stderr so far. */
     String stderr() {
         synchronized (err) {
-            return String.join("\n", err.stream().filter(l -> !l.contains("Using incubator modules")).toList());
+            return String.join("\n", err);
         }
     }
 

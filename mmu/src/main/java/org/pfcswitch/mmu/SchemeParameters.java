@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Typed, documented access to one scheme's string parameters. Each read names the default and its
  * source, so parsing a scheme's parameters also produces its parameter table (for {@code mmu explain}
- * and the README). Errors name the full key and the value, e.g.
+ * and docs/schemes.md). Errors name the full key and the value, e.g.
  * {@code mmu.schemes.dt.alpha must be a number in (0, 1024], got 'x'}.
  */
 public final class SchemeParameters {

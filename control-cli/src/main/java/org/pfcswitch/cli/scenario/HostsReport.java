@@ -18,7 +18,7 @@ public record HostsReport(String scenario, String testbed, LiveResult result) {
         LiveResult r = result;
         out.printf(Locale.ROOT, "scenario %s on testbed %s: %.3f s on the hosts' clock, %,d passes, clock slip %.3f ms%s%n",
                 scenario, testbed, r.durationNanos() / 1e9, r.passes(), r.slipNanos() / 1e6,
-                r.slipNanos() * 20 > r.durationNanos() ? "  (over 5 %: the driver did not keep up; see README)" : "");
+                r.slipNanos() * 20 > r.durationNanos() ? "  (over 5 %: the driver did not keep up; see docs/operations.md, 'Real-time emulated hosts')" : "");
         out.println();
         out.printf(Locale.ROOT, "%-16s %8s %10s %14s %12s%n", "traffic", "flows", "completed", "received", "Gb/s");
         for (LiveResult.Traffic t : r.traffic()) {
