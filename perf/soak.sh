@@ -180,6 +180,6 @@ print(f"set: {len(ok)} of {len(sets)} succeeded; CLI wall time (JVM start includ
       f"{max([float(x[3]) for x in ok] or [0]):.2f} s")
 print(f"Prometheus: {prom} samples of pfcswitch_lossless_violations_total stored")
 EOF
-grep -E "packet pool:|lossless violations|storm|pfcwd" "$OUT/run.log" | tail -6 | tee -a "$OUT/summary.txt"
+grep -E "after shutdown|[0-9] buffer: most|storm|restored|counters h1:" "$OUT/run.log" | cut -c1-400 | tee -a "$OUT/summary.txt"
 grep -E "packets lost between the hosts" "$OUT/hosts.log" | tee -a "$OUT/summary.txt"
 echo "soak: files in $OUT"

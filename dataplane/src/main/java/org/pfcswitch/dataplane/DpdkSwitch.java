@@ -262,6 +262,7 @@ public final class DpdkSwitch {
         int mbufs = config.eal().mbufs() > 0 ? config.eal().mbufs() : poolSizeFor(config);
         Arena arena = Arena.ofShared();
         DpdkPorts ports = null;
+        CpuReservation reservation = null;
         try {
             Mempool pool = createPool(config, arena, mbufs);
             log.accept("packet pool: " + mbufs + " mbufs of " + MbufLayout.DEFAULT_DATA_ROOM + " bytes"
@@ -293,11 +294,15 @@ public final class DpdkSwitch {
             }
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
             sw.recorder = recorder;
-            sw.reservation = reserveWorkerCpus(config);
+            reservation = reserveWorkerCpus(config);
+            sw.reservation = reservation;
             sw.startCore(config);
             describeWorkers(config, sw.group.cores(), log);
             return sw;
         } catch (RuntimeException e) {
+            if (reservation != null) {
+                reservation.close();
+            }
             if (ports != null) {
                 ports.close();
             }
