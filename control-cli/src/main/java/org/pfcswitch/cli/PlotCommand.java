@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.pfcswitch.cli.scenario.FigureFormat;
 import org.pfcswitch.cli.scenario.LinePlot;
 import org.pfcswitch.core.trace.TraceHeader;
 import org.pfcswitch.core.trace.TraceReader;
@@ -27,13 +28,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "plot",
         mixinStandardHelpOptions = true,
         description = {
-            "Draws a trace (sim --trace) as a PNG figure.",
+            "Draws a trace (sim --trace, trace) as a figure: PNG, SVG or PDF by --out's extension.",
             "",
             "One panel per traced ingress queue: its bytes and the scheme's XOFF threshold",
-            "over time, with a vertical mark where the switch sent a PFC XOFF on that port",
-            "and priority (purple; refreshes included) and an XON (green, dashed); then a panel",
-            "of egress bytes. Without --port, queues that stayed empty and sent no PFC frame",
-            "are left out. Time is in microseconds from the trace's origin.",
+            "over time, with a rug beneath the axis marking each PFC XOFF the switch sent on that",
+            "port and priority (purple, first row; refreshes included) and each XON (green,",
+            "second row); then a panel of egress bytes. Without --port, queues that stayed empty",
+            "and sent no PFC frame are left out. Time runs from the trace's origin, in the unit",
+            "its span suits (us, ms, s); --from and --to show a part of it.",
             "",
             "With --x KEY --y METRIC, FILE is a grid's summary (sim --summary s.csv, or sim",
             "merge --summary s.csv) and the figure is the papers' sweep figure: METRIC's mean",
@@ -43,7 +45,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
             "  pfcswitch sim -c testbed-configs/scenarios/spfc-victim.yaml --scheme dt,spfc --trace t.csv --trace-every 1us",
             "  pfcswitch plot t-spfc.csv --out spfc-h0.png --port H0",
-            "  pfcswitch plot t-dt.csv --out dt.png",
+            "  pfcswitch plot t-dt.csv --out dt.svg --from 1ms --to 1.2ms",
             "  pfcswitch sim -c testbed-configs/scenarios/websearch-load.yaml --scheme dt,spfc \\",
             "      --sweep traffic.web.load=0.3,0.5,0.7 --seeds 5 --summary s.csv",
             "  pfcswitch plot s.csv --x traffic.web.load --y fct_p99_ns_lt10KB --out fct.png"})
@@ -60,8 +62,15 @@ final class PlotCommand implements Callable<Integer> {
             + "the results table, e.g. fct_p99_ns, pfc_pauses, max_buffer_bytes (its _mean, with _ci95 as error bars).")
     String y;
 
-    @Option(names = "--out", required = true, paramLabel = "FIG.png", description = "The PNG to write (replaced).")
+    @Option(names = "--out", required = true, paramLabel = "FIG.png|FIG.svg|FIG.pdf", description = "The figure to "
+            + "write (replaced): .png for a screen, .svg or .pdf (vector) for a paper.")
     Path out;
+
+    @Option(names = "--from", paramLabel = "TIME", description = "Draw a trace from this time since its origin (e.g. 1ms).")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "Draw a trace up to this time since its origin (e.g. 1.2ms).")
+    String to;
 
     @Option(names = "--port", paramLabel = "NAME", description = "Only this port's queues: its name in the trace (e.g. H0) or its number.")
     String port;
@@ -74,8 +83,14 @@ final class PlotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        FigureFormat.of(out);                      // a bad extension fails before any work
         if (x != null || y != null) {
             return sweepFigure();
+        }
+        long fromNanos = time("--from", from, 0);
+        long toNanos = time("--to", to, Long.MAX_VALUE);
+        if (fromNanos >= toNanos) {
+            throw new ParameterException(spec.commandLine(), "--from " + from + " must come before --to " + to);
         }
         if (priority != null && (priority < 0 || priority > 7)) {
             throw new ParameterException(spec.commandLine(), "--priority: expected 0-7, got " + priority);
@@ -101,6 +116,15 @@ final class PlotCommand implements Callable<Integer> {
                     + (priority != null ? " of priority " + priority : "") + "; " + describe(t.queues()));
         }
         Series s = series(t, queues);
+        int inWindow = 0;
+        for (long time : s.times) {
+            inWindow += time - h.originNanos() >= fromNanos && time - h.originNanos() <= toNanos ? 1 : 0;
+        }
+        if (inWindow == 0) {
+            throw new IllegalArgumentException(file + " has no sample from " + (from == null ? "its start" : from) + " to "
+                    + (to == null ? "its end" : to) + (s.times.length == 0 ? "; it has no samples at all" : "; its samples run from "
+                    + since(h, s.times[0]) + " to " + since(h, s.times[s.times.length - 1])));
+        }
         List<Integer> drawn = new ArrayList<>();
         for (int k = 0; k < queues.size(); k++) {
             if (port != null || s.active(k)) {
@@ -117,7 +141,7 @@ final class PlotCommand implements Callable<Integer> {
         }
 
         LinePlot plot = new LinePlot(String.format(Locale.ROOT, "%s: %s on %s, sampled every %s", file.getFileName(),
-                h.scheme(), h.switchName(), micros(h.everyNanos())), s.times, h.originNanos());
+                h.scheme(), h.switchName(), micros(h.everyNanos())), s.times, h.originNanos()).window(fromNanos, toNanos);
         List<LinePlot.Line> egress = new ArrayList<>();
         for (int k : drawn) {
             TraceReader.Queue q = queues.get(k);
@@ -157,6 +181,25 @@ final class PlotCommand implements Callable<Integer> {
         }
         return "it traces priorities " + queues.stream().map(TraceReader.Queue::priority).distinct().sorted().toList()
                 + " on " + queues.stream().map(TraceReader.Queue::port).distinct().count() + " ports";
+    }
+
+    /** A --from or --to value in nanoseconds, or {@code otherwise} when not given. */
+    private long time(String option, String value, long otherwise) {
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            return org.pfcswitch.testbed.config.Units.nanos(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
+    }
+
+    /** A trace time as its distance from the origin, in the unit the axis would use. */
+    private static String since(TraceHeader h, long nanos) {
+        double t = nanos - h.originNanos();
+        org.pfcswitch.cli.scenario.Ticks.TimeUnit unit = org.pfcswitch.cli.scenario.Ticks.timeUnit(Math.abs(t));
+        return String.format(Locale.ROOT, "%.3f %s", t / unit.nanos(), unit.name()).replaceAll("\\.?0+ ", " ");
     }
 
     private static String micros(long nanos) {
@@ -240,8 +283,8 @@ final class PlotCommand implements Callable<Integer> {
         if (x == null || y == null) {
             throw new ParameterException(spec.commandLine(), "a sweep figure needs both --x KEY and --y METRIC");
         }
-        if (port != null || priority != null) {
-            throw new ParameterException(spec.commandLine(), "--port and --priority are for traces, not with --x");
+        if (port != null || priority != null || from != null || to != null) {
+            throw new ParameterException(spec.commandLine(), "--port, --priority, --from and --to are for traces, not with --x");
         }
         List<List<String>> lines;
         try {

@@ -194,12 +194,33 @@ final class RunCommand implements Callable<Integer> {
                     + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING + ")");
         }
         org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
-        DpdkSwitch sw = Dpdk.guard(() -> DpdkSwitch.start(cfg, this::log, rec));
-        ControlServer control = null;
+        // The control port first: a second switch given a port in use stops before it opens a device.
+        ControlServer.Port controlPortBound = null;
         if (!noControl) {
             try {
-                control = ControlServer.start(sw, controlBind, controlPort, allowRemoteControl,
-                        ControlToken.create(tokenFile != null ? tokenFile : ControlToken.defaultFile(controlPort)), this::log);
+                controlPortBound = ControlServer.bind(controlBind, controlPort, allowRemoteControl);
+            } catch (IOException | RuntimeException e) {
+                spec.commandLine().getErr().println("pfcswitch run: error: " + e.getMessage());
+                if (recorder != null) {
+                    recorder.close();
+                }
+                return 1;
+            }
+        }
+        DpdkSwitch sw;
+        try {
+            sw = Dpdk.guard(() -> DpdkSwitch.start(cfg, this::log, rec));
+        } catch (RuntimeException | Error e) {
+            if (controlPortBound != null) {
+                controlPortBound.close();
+            }
+            throw e;
+        }
+        ControlServer control = null;
+        if (controlPortBound != null) {
+            try {
+                control = controlPortBound.serve(sw, tokenFile != null ? tokenFile : ControlToken.defaultFile(controlPort),
+                        this::log);
             } catch (IOException | RuntimeException e) {
                 spec.commandLine().getErr().println("pfcswitch run: error: " + e.getMessage());
                 sw.stop();

@@ -37,6 +37,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 class ControlApiTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A request this test sends fails after this long rather than wait for a frozen API. */
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * A switch under load without hosts: net_null floods port sink with untagged non-IP frames,
@@ -94,11 +96,13 @@ class ControlApiTest {
     }
 
     HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(api + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(URI.create(api + path)).timeout(ANSWER_TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> post(String path, String body, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).POST(HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).timeout(ANSWER_TIMEOUT)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
@@ -201,6 +205,9 @@ class ControlApiTest {
         String before = show("scheme").get("scheme").asText();
         assertEquals(401, post("/api/v1/scheme", "{\"scheme\":\"dsh\"}", null).statusCode());
         assertEquals(401, post("/api/v1/scheme", "{\"scheme\":\"dsh\"}", "0".repeat(64)).statusCode());
+        String refusal = post("/api/v1/scheme", "{\"scheme\":\"dsh\"}", null).body();
+        assertTrue(refusal.contains("Authorization: Bearer TOKEN") && !refusal.contains("/"),
+                "a 401 says what is needed, not where the token lives: " + refusal);
         String t = token();
         record Bad(String path, String body, int status, String says) {}
         for (Bad b : List.of(
@@ -266,11 +273,138 @@ class ControlApiTest {
         byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
         assertEquals("\u0089PNG", new String(head, 0, 4, StandardCharsets.ISO_8859_1));
 
-        assertEquals(400, get("/api/v1/trace?duration=2h").statusCode());
-        assertEquals(400, get("/api/v1/trace?every=1ns").statusCode());
-        assertEquals(400, get("/api/v1/trace?often=1").statusCode());
+        for (String refused : List.of("/api/v1/trace?duration=2h", "/api/v1/trace?every=1ns", "/api/v1/trace?often=1")) {
+            HttpResponse<String> r = get(refused);
+            assertEquals(400, r.statusCode(), refused + " -> " + r.body());
+        }
         Cli bad = Cli.run("trace", "--duration", "soon", "--out", trace.toString(), "--api", api);
         assertEquals(2, bad.exitCode());
+    }
+
+    /**
+     * Stuck local clients cannot freeze the API of a forwarding switch: 120 half-sent requests
+     * (headers never finished), 60 clients sending a byte a second and 60 idle connections are held
+     * open, and reconnected when the switch drops them, for longer than the request timeout; then
+     * 100 more idle ones take the count over the 256 connections the API keeps open; meanwhile {@code show}, {@code /metrics} and {@code set}
+     * answer within 4 s each, under the 5 s after which the switch drops a stuck client, so an API
+     * that answers only once the stuck clients are gone fails (a frozen one never answers; on a
+     * quiet machine they take milliseconds), every {@code set} that says it succeeded is visible in the next
+     * {@code show}, and the switch logs exactly the changes its clients were told succeeded.
+     */
+    @Test
+    void stuckClientsCannotFreezeTheApiWhileTheSwitchForwards() throws Exception {
+        // The CLI runs in this JVM: its first run loads its classes, which is not the switch's time.
+        Cli warmUp = Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals(0, warmUp.exitCode(), warmUp.err());
+        long rxBefore = show("ports").get("ports").get(1).get("rx_frames").asLong();
+        long setsLoggedBefore = sw.stdout().lines().filter(l -> l.contains("control: set {alpha=")).count();
+        Duration bound = Duration.ofSeconds(4);
+        long[] slowest = new long[1];
+        HostileClients more = null;
+        try (HostileClients hostile = new HostileClients(port, 120, 60, 60)) {
+            hostile.awaitOpen(Duration.ofSeconds(10));
+            String[] alphas = {"1/8", "1/4", "1/2", "1/16"};
+            String[] shown = {"0.125", "0.25", "0.5", "0.0625"};
+            int sets = 0;
+            long start = System.nanoTime();
+            long end = start + 10_000_000_000L;
+            for (int round = 0; System.nanoTime() < end; round++) {
+                if (more == null && System.nanoTime() - start > 6_500_000_000L) {    // past the 5 s request timeout
+                    more = new HostileClients(port, 0, 0, 100);
+                    more.awaitOpen(Duration.ofSeconds(10));
+                }
+                assertAnswersWithin(bound, slowest, "show ports", () -> show("ports"));
+                assertAnswersWithin(bound, slowest, "/metrics", () -> get("/metrics").statusCode());
+                int i = round % alphas.length;
+                Cli set = assertAnswersWithin(bound, slowest, "set",
+                        () -> Cli.run("set", "param", "alpha=" + alphas[i], "--api", api, "--token-file", tokenFile.toString()));
+                assertEquals(0, set.exitCode(), set.err());
+                sets++;
+                assertEquals(shown[i], param(show("scheme"), "alpha"), "a set that succeeded is in force");
+                Thread.sleep(300);
+            }
+            assertTrue(hostile.reconnects() > 0, "the switch dropped stuck clients (request or idle timeout, or evicted)");
+            long logged = sw.stdout().lines().filter(l -> l.contains("control: set {alpha=")).count() - setsLoggedBefore;
+            assertEquals(sets, logged, "the switch applied exactly the changes its clients were told succeeded");
+        } finally {
+            if (more != null) {
+                more.close();
+            }
+            Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
+        }
+        System.out.println("stuck clients: slowest answer " + slowest[0] / 1_000_000 + " ms");
+        assertTrue(show("ports").get("ports").get(1).get("rx_frames").asLong() > rxBefore, "the switch forwarded meanwhile");
+        HttpResponse<String> scrape = get("/metrics");
+        assertEquals(200, scrape.statusCode(), scrape.body());
+        String metrics = scrape.body();
+        assertTrue(metrics.contains("pfcswitch_control_connections_dropped_total"), metrics);
+        assertTrue(value(metrics, "pfcswitch_control_connections_dropped_total{reason=\"request_timeout\"}") > 0, metrics);
+        assertTrue(value(metrics, "pfcswitch_control_connections_dropped_total{reason=\"evicted\"}") > 0, metrics);
+        assertEquals("0.0625", param(show("scheme"), "alpha"), "ends as it started");
+    }
+
+    /** A change that can no longer reach the switch before the client's deadline is refused, never applied later. */
+    @Test
+    void aChangePastItsDeadlineIsRefusedAndNotApplied() throws Exception {
+        String before = param(show("scheme"), "alpha");
+        HttpResponse<String> late = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/params"))
+                .header("Authorization", "Bearer " + token())
+                .header("X-Pfcswitch-Apply-Before", Long.toString(System.currentTimeMillis() - 1))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"params\":{\"alpha\":\"1/2\"}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(503, late.statusCode(), late.body());
+        assertTrue(JSON.readTree(late.body()).get("error").asText().startsWith("not applied"), late.body());
+        Thread.sleep(200);
+        assertEquals(before, param(show("scheme"), "alpha"), "nothing changed, then or later");
+        HttpResponse<String> bad = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/params"))
+                .header("Authorization", "Bearer " + token()).header("X-Pfcswitch-Apply-Before", "soon")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"params\":{\"alpha\":\"1/2\"}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, bad.statusCode(), bad.body());
+        assertTrue(bad.body().contains("X-Pfcswitch-Apply-Before"), bad.body());
+    }
+
+    /** Requests over the size limits get one clear refusal each, and the API goes on answering. */
+    @Test
+    void oversizedAndUnframedRequestsAreRefused() throws Exception {
+        record Raw(String request, String status, String says) {}
+        for (Raw r : List.of(
+                new Raw("GET /metrics HTTP/1.1\r\nX-Big: " + "a".repeat(9000) + "\r\n\r\n", "431", "over 8192 bytes"),
+                new Raw("POST /api/v1/params HTTP/1.1\r\nContent-Length: 70000\r\n\r\n", "413", "at most 65536"),
+                new Raw("POST /api/v1/params HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", "411", "Content-Length"),
+                new Raw("HELLO\r\n\r\n", "400", "not an HTTP/1.x request line"))) {
+            String answer = HostileClients.exchange(port, r.request());
+            assertTrue(answer.startsWith("HTTP/1.1 " + r.status()), r + " -> " + answer);
+            assertTrue(answer.contains(r.says()), r + " -> " + answer);
+        }
+        assertEquals(200, get("/metrics").statusCode());
+    }
+
+    /** A second switch given this one's control port stops before it starts DPDK, and leaves this one's token alone. */
+    @Test
+    void aSecondRunOnTheSamePortKeepsTheFirstOnesToken() throws Exception {
+        String first = token();
+        Path cfg = dir.resolve("second.yaml");
+        Files.writeString(cfg, "eal: {hugepages: off}\n" + FLOOD_SWITCH);
+        try (SwitchProcess second = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port),
+                "--token-file", tokenFile.toString())) {
+            assertEquals(1, second.waitFor(Duration.ofSeconds(60)), second.stdout() + "\n" + second.stderr());
+            assertTrue(second.stderr().contains("cannot listen on 127.0.0.1:" + port), second.stderr());
+            assertFalse(second.stdout().contains("EAL "), "it stops before DPDK opens a device: " + second.stdout());
+        }
+        assertEquals(first, token(), "the running switch's token is untouched");
+        Cli set = Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals(0, set.exitCode(), set.err());
+    }
+
+    static <T> T assertAnswersWithin(Duration bound, long[] slowest, String what, java.util.concurrent.Callable<T> call)
+            throws Exception {
+        long start = System.nanoTime();
+        T result = call.call();
+        long took = System.nanoTime() - start;
+        slowest[0] = Math.max(slowest[0], took);
+        assertTrue(took < bound.toNanos(), what + " took " + took / 1_000_000 + " ms, over " + bound.toMillis() + " ms");
+        return result;
     }
 
     static String param(JsonNode scheme, String name) {
@@ -297,25 +431,38 @@ class ControlApiTest {
         assertEquals(2, badView.exitCode());
     }
 
-    /** A real Prometheus scrapes the switch; every PromQL expression of the Grafana dashboard returns data. */
+    /**
+     * A real Prometheus scrapes two live switches as two instances of the job (this one, with the
+     * PFC watchdog; a second one under dsh with a dt shadow and a small young generation, so GC
+     * pauses show): every PromQL expression of the Grafana dashboard returns data, and each one,
+     * filtered to one switch by the dashboard's instance variable, returns only that switch's series.
+     */
     @Test
-    void prometheusScrapesTheSwitchAndEveryDashboardQueryReturnsData() throws Exception {
+    void prometheusScrapesTwoSwitchesAndTheDashboardKeepsThemApart() throws Exception {
+        Path cfgB = dir.resolve("switch-b.yaml");
+        Files.writeString(cfgB, "eal: {hugepages: off}\n" + FLOOD_SWITCH.replace("scheme: dt", "scheme: dsh"));
+        int portB = freePort();
         int promPort = freePort();
         Path promDir = dir.resolve("prometheus");
         Files.createDirectories(promDir);
         Path config = promDir.resolve("prometheus.yml");
+        String a = "127.0.0.1:" + port;
+        String b = "127.0.0.1:" + portB;
         Files.writeString(config, Files.readString(Path.of("..", "testbed-configs", "prometheus.yml"))
-                .replace("127.0.0.1:9464", "127.0.0.1:" + port));
-        Process prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + promDir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + promPort, "--log.level=warn")
-                .redirectErrorStream(true).redirectOutput(promDir.resolve("log").toFile()).start();
-        try {
+                .replace("[\"127.0.0.1:9464\"]", "[\"" + a + "\", \"" + b + "\"]"));
+        Process prom = null;
+        try (SwitchProcess swB = SwitchProcess.start(List.of("-Xmn8m"), "run", "-c", cfgB.toString(), "--shadow", "dt",
+                "--control-port", Integer.toString(portB), "--token-file", dir.resolve("tokens-b").resolve("control.token").toString())) {
+            swB.awaitLine("control API on http://" + b, Duration.ofSeconds(60));
+            prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + promDir.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + promPort, "--log.level=warn")
+                    .redirectErrorStream(true).redirectOutput(promDir.resolve("log").toFile()).start();
             String q = "http://127.0.0.1:" + promPort + "/api/v1/query?query=";
             List<String> exprs = DashboardQueries.expressions(Path.of("..", "testbed-configs", "grafana", "pfcswitch-dashboard.json"));
             long deadline = System.nanoTime() + 60_000_000_000L;
             List<String> empty = exprs;
             while (System.nanoTime() < deadline) {
-                empty = exprs.stream().filter(e -> !hasData(q, e)).toList();
+                empty = exprs.stream().filter(e -> !hasData(q, forSwitches(e, ".*"))).toList();
                 if (empty.isEmpty()) {
                     break;
                 }
@@ -323,18 +470,43 @@ class ControlApiTest {
             }
             assertTrue(empty.isEmpty(), "dashboard queries without data after 60 s: " + empty + "\nprometheus log:\n"
                     + Files.readString(promDir.resolve("log")));
-            JsonNode pfc = query(q, "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\"}");
+            int[] answered = new int[2];
+            for (String expr : exprs) {
+                for (int i = 0; i < 2; i++) {
+                    String instance = i == 0 ? a : b;
+                    JsonNode r = query(q, forSwitches(expr, instance));
+                    for (JsonNode series : r) {
+                        assertEquals(instance, series.get("metric").path("instance").asText(), "filtered to " + instance + ": "
+                                + forSwitches(expr, instance) + " -> " + series);
+                    }
+                    answered[i] += r.isEmpty() ? 0 : 1;
+                }
+            }
+            assertTrue(answered[0] >= exprs.size() / 2 && answered[1] >= exprs.size() / 2,
+                    "most queries answer for each switch: " + java.util.Arrays.toString(answered) + " of " + exprs.size());
+            JsonNode pfc = query(q, "pfcswitch_pfc_pause_sent_total{port=\"sink\",priority=\"3\",instance=\"" + a + "\"}");
             assertEquals("sink", pfc.get(0).get("metric").get("port").asText());
             assertEquals("pfcswitch", pfc.get(0).get("metric").get("job").asText());
             assertTrue(pfc.get(0).get("value").get(1).asDouble() > 0, "PFC pauses through Prometheus: " + pfc);
             JsonNode views = query(q, "pfcswitch_buffer_used_bytes");
-            assertEquals(5, views.size(), "one occupancy series per ledger view: " + views);
+            assertEquals(10, views.size(), "one occupancy series per ledger view and switch: " + views);
+            JsonNode schemes = query(q, "pfcswitch_build_info");
+            assertEquals(java.util.Set.of("dt", "dsh"), java.util.Set.of(schemes.get(0).get("metric").get("scheme").asText(),
+                    schemes.get(1).get("metric").get("scheme").asText()), "each switch's own scheme: " + schemes);
+            assertEquals(0, swB.signalAndWait("TERM", Duration.ofSeconds(30)), swB.stdout() + "\n" + swB.stderr());
         } finally {
-            prom.destroy();
-            if (!prom.waitFor(20, TimeUnit.SECONDS)) {
-                prom.destroyForcibly();
+            if (prom != null) {
+                prom.destroy();
+                if (!prom.waitFor(20, TimeUnit.SECONDS)) {
+                    prom.destroyForcibly();
+                }
             }
         }
+    }
+
+    /** A dashboard query as Grafana sends it with job pfcswitch and the instance variable set to {@code instance}. */
+    private static String forSwitches(String expr, String instance) {
+        return expr.replace("$job", "pfcswitch").replace("$instance", instance);
     }
 
     private boolean hasData(String q, String expr) {

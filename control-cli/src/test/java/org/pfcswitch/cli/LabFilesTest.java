@@ -27,37 +27,16 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * The files a lab uses beside the switch: the Prometheus scrape config and the Grafana
  * dashboard's PromQL, both checked by the real promtool (Debian's prometheus package, installed by
  * scripts/ensure-deps.sh; no Prometheus server is started or needed), and the dashboard's metric
- * names and labels against the list the switch exports (testbed-configs/grafana/README.md).
+ * names and labels against what the switch exports ({@link ExportedMetrics}, a real scrape) and
+ * the list in testbed-configs/grafana/README.md.
  */
 class LabFilesTest {
     static final Path CONFIGS = Path.of("..", "testbed-configs").toAbsolutePath().normalize();
     static final Path PROMETHEUS_YML = CONFIGS.resolve("prometheus.yml");
     static final Path DASHBOARD = CONFIGS.resolve("grafana").resolve("pfcswitch-dashboard.json");
 
-    /** Every metric the switch exports, with its labels (Prometheus adds job and instance). */
-    static final Map<String, Set<String>> METRICS = Map.ofEntries(
-            Map.entry("pfcswitch_rx_frames_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_rx_bytes_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_tx_frames_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_tx_bytes_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_drops_total", Set.of("port", "priority", "reason")),
-            Map.entry("pfcswitch_malformed_frames_total", Set.of("port", "reason")),
-            Map.entry("pfcswitch_rx_missed_frames_total", Set.of("port")),
-            Map.entry("pfcswitch_pfc_pause_sent_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_pfc_resume_sent_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_pfc_pause_received_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_pfc_resume_received_total", Set.of("port", "priority")),
-            Map.entry("pfcswitch_pause_frames_received_total", Set.of("port")),
-            Map.entry("pfcswitch_ecn_marked_total", Set.of("port", "queue")),
-            Map.entry("pfcswitch_buffer_used_bytes", Set.of("view")),
-            Map.entry("pfcswitch_buffer_size_bytes", Set.of()),
-            Map.entry("pfcswitch_ingress_queue_bytes", Set.of("port", "priority")),
-            Map.entry("pfcswitch_egress_queue_bytes", Set.of("port", "queue")),
-            Map.entry("pfcswitch_xoff_threshold_bytes", Set.of("port", "priority")),
-            Map.entry("pfcswitch_scheme_info", Set.of("scheme")),
-            Map.entry("pfcswitch_deadlocks_total", Set.of()),
-            Map.entry("pfcswitch_deadlock_present", Set.of()),
-            Map.entry("pfcswitch_worker_stalls_total", Set.of("over")));
+    /** Every sample the switch exports, with its labels (Prometheus adds job and instance). */
+    static final Map<String, Set<String>> METRICS = ExportedMetrics.SAMPLES;
     static final Set<String> TARGET_LABELS = Set.of("job", "instance");
     /** Labels whose values are a fixed list. */
     static final Map<String, Set<String>> LABEL_VALUES = Map.of(
@@ -205,11 +184,88 @@ class LabFilesTest {
     }
 
     @Test
-    void theGrafanaReadmeListsEveryMetric() throws Exception {
+    void theGrafanaReadmeListsEveryFamily() throws Exception {
         String readme = Files.readString(CONFIGS.resolve("grafana").resolve("README.md"));
-        for (String metric : METRICS.keySet()) {
-            assertTrue(readme.contains("`" + metric + "`"), "grafana/README.md does not list " + metric);
+        for (String family : ExportedMetrics.families()) {
+            assertTrue(readme.contains("`" + family + "`"), "grafana/README.md does not list " + family);
         }
+    }
+
+    /**
+     * Every family the switch exports is on the dashboard or in the README's list of families left
+     * off it, with a reason; never both, and the list names only families that exist.
+     */
+    @Test
+    void everyExportedFamilyIsOnTheDashboardOrLeftOffWithAReason() throws Exception {
+        Set<String> shown = new TreeSet<>();
+        for (String expr : DashboardQueries.expressions(DASHBOARD)) {
+            for (String name : metricNames(expr)) {
+                shown.add(ExportedMetrics.FAMILY.getOrDefault(name, name));
+            }
+        }
+        Map<String, String> leftOff = leftOff(Files.readString(CONFIGS.resolve("grafana").resolve("README.md")));
+        assertTrue(leftOff.size() >= 5, "the left-off table: " + leftOff);
+        for (String family : ExportedMetrics.families()) {
+            assertTrue(shown.contains(family) != leftOff.containsKey(family), family + (shown.contains(family)
+                    ? " is on the dashboard and in the left-off list" : " is neither on the dashboard nor in the left-off list"));
+        }
+        for (Map.Entry<String, String> e : leftOff.entrySet()) {
+            assertTrue(ExportedMetrics.families().contains(e.getKey()) || e.getKey().startsWith("jvm_gc_"),   // GC families depend on the collector
+                    "the left-off list names " + e.getKey() + ", which the switch does not export");
+            assertTrue(e.getValue().strip().length() > 10, e.getKey() + ": left off without a reason");
+        }
+        assertTrue(shown.containsAll(List.of("pfcswitch_build_info", "pfcswitch_pfcwd_storms_total", "pfcswitch_shadow_xoff_total",
+                "pfcswitch_paused_seconds_total", "jvm_memory_used_bytes", "jvm_gc_pause_seconds", "process_cpu_usage")), shown.toString());
+    }
+
+    /** The rows of the README's "Left off the dashboard" table: family to reason. */
+    static Map<String, String> leftOff(String readme) {
+        int start = readme.indexOf("## Left off the dashboard");
+        assertTrue(start >= 0, "grafana/README.md has no '## Left off the dashboard' section");
+        int end = readme.indexOf("\n## ", start + 1);
+        Map<String, String> rows = new java.util.TreeMap<>();
+        Matcher m = Pattern.compile("(?m)^\\| `([a-z0-9_:]+)` \\| (.*) \\|$").matcher(readme.substring(start, end < 0 ? readme.length() : end));
+        while (m.find()) {
+            rows.put(m.group(1), m.group(2));
+        }
+        return rows;
+    }
+
+    /**
+     * Several switches: every series is selected by the dashboard's job and instance variables, and
+     * every aggregation keeps instance, so two switches never sum together.
+     */
+    @Test
+    void everyQuerySelectsByJobAndInstanceAndKeepsInstance() throws Exception {
+        Map<?, ?> root = (Map<?, ?>) DashboardQueries.parse(Files.readString(DASHBOARD));
+        List<String> variables = ((List<?>) ((Map<?, ?>) root.get("templating")).get("list")).stream()
+                .map(v -> (String) ((Map<?, ?>) v).get("name")).toList();
+        assertEquals(List.of("job", "instance"), variables);
+        Pattern aggregation = Pattern.compile("\\b(sum|max|min|avg|count)\\s*(by\\s*\\(([^)]*)\\))?\\s*\\(");
+        for (String expr : DashboardQueries.expressions(DASHBOARD)) {
+            String rest = expr.replaceAll("[A-Za-z_:][A-Za-z0-9_:]*\\{job=~\"\\$job\", instance=~\"\\$instance\"[^}]*}", "SELECTED");
+            assertEquals(Set.of("SELECTED"), metricNames(rest), "a series not selected by {job=~\"$job\", instance=~\"$instance\"} in: " + expr);
+            Matcher m = aggregation.matcher(expr);
+            while (m.find()) {
+                assertTrue(m.group(3) != null && List.of(m.group(3).split("\\s*,\\s*")).contains("instance"),
+                        "an aggregation that drops instance (switches would sum together) in: " + expr);
+            }
+        }
+    }
+
+    /** The overview's PFC stat counts frames, so a port-level pause (8 priorities in one frame) counts once. */
+    @Test
+    void thePfcStatCountsEachFrameOnce() throws Exception {
+        Map<?, ?> root = (Map<?, ?>) DashboardQueries.parse(Files.readString(DASHBOARD));
+        String expr = null;
+        for (Object p : (List<?>) root.get("panels")) {
+            Map<?, ?> panel = (Map<?, ?>) p;
+            if ("stat".equals(panel.get("type")) && ((String) panel.get("title")).startsWith("PFC frames")) {
+                expr = (String) ((Map<?, ?>) ((List<?>) panel.get("targets")).get(0)).get("expr");
+            }
+        }
+        assertTrue(expr != null, "no 'PFC frames' stat");
+        assertEquals(Set.of("pfcswitch_pfc_frames_sent_total"), metricNames(expr), expr);
     }
 
     /**

@@ -62,6 +62,37 @@ class PlotCommandTest {
         assertTrue(every.err().contains("left out "), "the receivers' ingress queues stay empty: " + every.err());
     }
 
+    /** --out's extension picks the format; --from/--to draw a part of the trace, in the unit its span suits. */
+    @Test
+    void svgByExtensionAndATimeWindow() throws Exception {
+        Path svg = dir.resolve("h0.svg");
+        Cli c = Cli.run("plot", trace.toString(), "--out", svg.toString(), "--port", "H0");
+        assertEquals(0, c.exitCode(), c.err());
+        org.w3c.dom.Document whole = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
+        String wholeText = whole.getDocumentElement().getTextContent();
+        assertTrue(wholeText.contains("time (ms)") && wholeText.contains("ingress bytes") && wholeText.contains("XOFF threshold"), wholeText);
+        int wholePoints = points(whole);
+
+        Path part = dir.resolve("h0-part.svg");
+        Cli w = Cli.run("plot", trace.toString(), "--out", part.toString(), "--port", "H0", "--from", "1ms", "--to", "1.2ms");
+        assertEquals(0, w.exitCode(), w.err());
+        org.w3c.dom.Document window = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(part.toFile());
+        String text = window.getDocumentElement().getTextContent();
+        assertTrue(text.contains("time (µs)"), "a 200 us window reads in us: " + text);
+        assertTrue(text.contains("1000") && text.contains("1200"), "its ends are round ticks: " + text);
+        int windowPoints = points(window);
+        assertTrue(windowPoints > 0 && windowPoints < wholePoints, "fewer samples in the window: " + windowPoints + " of " + wholePoints);
+    }
+
+    private static int points(org.w3c.dom.Document svg) {
+        org.w3c.dom.NodeList lines = svg.getElementsByTagName("polyline");
+        int n = 0;
+        for (int i = 0; i < lines.getLength(); i++) {
+            n += ((org.w3c.dom.Element) lines.item(i)).getAttribute("points").split(" ").length;
+        }
+        return n;
+    }
+
     @Test
     void errorsAreOneLine(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("x.png");
@@ -79,11 +110,19 @@ class PlotCommandTest {
                 "pfcswitch plot: error: no port '32' in " + trace);
         assertError(Cli.run("plot", trace.toString(), "--out", out.toString(), "--priority", "2"),
                 "pfcswitch plot: error: " + trace + " has no queue rows of priority 2; it traces priorities [3] on 32 ports");
+        assertError(Cli.run("plot", trace.toString(), "--out", tmp.resolve("x.jpg").toString()),
+                "pfcswitch plot: error: " + tmp.resolve("x.jpg") + ": a figure is written as .png, .svg or .pdf (chosen by the extension), not .jpg");
+        assertError(Cli.run("plot", trace.toString(), "--out", out.toString(), "--from", "5ms", "--to", "6ms"),
+                "pfcswitch plot: error: " + trace + " has no sample from 5ms to 6ms; its samples run from ");
         assertTrue(Files.notExists(out), "no figure from a failed plot");
+        assertTrue(Files.notExists(tmp.resolve("x.jpg")));
+        Cli badFrom = Cli.run("plot", trace.toString(), "--out", out.toString(), "--from", "soon");
+        assertEquals(2, badFrom.exitCode());
+        assertTrue(badFrom.err().startsWith("--from: expected a time like"), badFrom.err());
 
         Cli noOut = Cli.run("plot", trace.toString());
         assertEquals(2, noOut.exitCode());
-        assertTrue(noOut.err().startsWith("Missing required option: '--out=FIG.png'"), noOut.err());
+        assertTrue(noOut.err().startsWith("Missing required option: '--out=FIG.png|FIG.svg|FIG.pdf'"), noOut.err());
         Cli badPriority = Cli.run("plot", trace.toString(), "--out", out.toString(), "--priority", "9");
         assertEquals(2, badPriority.exitCode());
         assertTrue(badPriority.err().startsWith("--priority: expected 0-7, got 9"), badPriority.err());

@@ -76,7 +76,7 @@ class RunCommandTest {
     /**
      * A switch killed with SIGKILL leaves nothing that stops the next one: no shared DPDK files
      * (--in-memory or --no-huge), a control port the kernel frees, a stale token file that the new
-     * switch replaces. The second run starts on the same config and control port, forwards, and
+     * switch removes (its pid is gone) and replaces. The second run starts on the same config and control port, forwards, and
      * stops cleanly with every mbuf back.
      */
     @Test
@@ -92,8 +92,10 @@ class RunCommandTest {
         }
         assertTrue(Files.exists(token), "SIGKILL leaves the token file behind");
         String stale = Files.readString(token);
+        String killedPid = Files.readString(token.resolveSibling(token.getFileName() + ".pid"));
         try (SwitchProcess second = SwitchProcess.start(args)) {
             second.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(30));
+            second.awaitLine("removed " + token + ": its switch (pid " + killedPid + ") is gone", Duration.ofSeconds(1));
             second.awaitLine("status sink", Duration.ofSeconds(10));
             assertNotEquals(stale, Files.readString(token), "a fresh token replaces the stale one");
             int code = second.signalAndWait("TERM", Duration.ofSeconds(30));

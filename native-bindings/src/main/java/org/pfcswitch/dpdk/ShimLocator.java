@@ -73,15 +73,46 @@ final class ShimLocator {
         }
     }
 
-    /** dlopen needs a real file, so a library inside a jar is copied out, to be deleted at exit. */
-    private static Path extract(URL resource) {
+    /**
+     * dlopen needs a real file, so a library inside a jar is copied out, to be deleted at exit. Its
+     * name carries this process's pid, so that the copies of killed processes (which never reach
+     * their exit hooks) are removed by the next extraction.
+     */
+    static Path extract(URL resource) {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+        removeOrphanedCopies(dir);
         try (InputStream in = resource.openStream()) {
-            Path file = Files.createTempFile("pfcswitch_dpdk-", ".so");
+            Path file = Files.createTempFile(dir, EXTRACTED_PREFIX + ProcessHandle.current().pid() + "-", ".so");
             file.toFile().deleteOnExit();
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not extract " + resource + " to a temporary file", e);
         }
+    }
+
+    static final String EXTRACTED_PREFIX = "pfcswitch_dpdk-";
+    private static final java.util.regex.Pattern EXTRACTED = java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(EXTRACTED_PREFIX) + "(\\d{1,10})-\\d+\\.so");
+
+    /**
+     * Deletes the extracted copies in {@code dir} whose process is gone. Names without a pid are
+     * left alone: nothing tells whose they are.
+     *
+     * @return how many were deleted
+     */
+    static int removeOrphanedCopies(Path dir) {
+        int removed = 0;
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                java.util.regex.Matcher m = EXTRACTED.matcher(f.getFileName().toString());
+                if (m.matches() && ProcessLeftovers.deleteIfOrphaned(Long.parseLong(m.group(1)), f)) {
+                    removed++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable temp folder: extraction itself reports what matters
+        }
+        return removed;
     }
 }

@@ -28,6 +28,15 @@ public final class ControlClient {
         }
     }
 
+    /** How long a request may take before the client gives up. */
+    static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A change must reach the switch within this (it refuses it after, see
+     * {@link ControlServer#APPLY_BEFORE_HEADER}); the rest of {@link #ANSWER_TIMEOUT} is for the answer
+     * to come back, so a change the client gave up on was not applied.
+     */
+    static final Duration CHANGE_DEADLINE = Duration.ofSeconds(7);
+
     private final URI base;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -58,7 +67,7 @@ public final class ControlClient {
     }
 
     public String get(String path) throws Failure, InterruptedException {
-        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET(), "");
     }
 
     public String post(String path, String json, String token) throws Failure, InterruptedException {
@@ -67,7 +76,8 @@ public final class ControlClient {
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
-        return send(b);
+        b.header(ControlServer.APPLY_BEFORE_HEADER, Long.toString(System.currentTimeMillis() + CHANGE_DEADLINE.toMillis()));
+        return send(b, " (the switch applies no change after " + CHANGE_DEADLINE.toSeconds() + " s: nothing changed)");
     }
 
     /**
@@ -103,10 +113,12 @@ public final class ControlClient {
         }
     }
 
-    private String send(HttpRequest.Builder request) throws Failure, InterruptedException {
+    private String send(HttpRequest.Builder request, String ifNoAnswer) throws Failure, InterruptedException {
         HttpResponse<String> r;
         try {
-            r = http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            r = http.send(request.timeout(ANSWER_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new Failure(0, "no answer from " + base + " within " + ANSWER_TIMEOUT.toSeconds() + " s" + ifNoAnswer);
         } catch (ConnectException e) {
             throw new Failure(0, "no switch answers at " + base + " (is 'pfcswitch run' running with its control API? see --api)");
         } catch (IOException e) {

@@ -1,17 +1,16 @@
 package org.pfcswitch.cli.control;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import org.pfcswitch.cli.json.JsonOutput;
@@ -22,8 +21,6 @@ import org.pfcswitch.mmu.MmuConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * The running switch's control API: HTTP and JSON, on 127.0.0.1 unless told otherwise.
@@ -38,7 +35,9 @@ import com.sun.net.httpserver.HttpServer;
  *
  * Reads are open; a mutation needs {@code Authorization: Bearer TOKEN} (see {@link ControlToken}).
  * Every error is a 4xx or 5xx with {@code {"error": "...", ...}} naming what was wrong and what is
- * allowed; a refused mutation changes nothing. Requests that read or change the switch's state
+ * allowed; a refused mutation changes nothing, and a change is applied only if the client can still
+ * be told so (see {@link #APPLY_BEFORE_HEADER}). Requests reach a handler only once received whole
+ * ({@link HttpListener}, within {@link HttpLimits}). Requests that read or change the switch's state
  * take turns on one lock (they share one preallocated snapshot, which the switch's worker fills
  * between two bursts, {@link DpdkSwitch#snapshot}); a trace streams on its own thread meanwhile,
  * so a scrape never waits for a trace to end. One trace at a time.
@@ -47,7 +46,17 @@ public final class ControlServer implements AutoCloseable {
 
     /** How long a request waits for the worker to take it (it polls every few microseconds when healthy). */
     static final long WORKER_TIMEOUT_NANOS = 2_000_000_000L;
-    private static final int MAX_BODY_BYTES = 64 * 1024;
+    /**
+     * A client's deadline for a change, in milliseconds since the epoch: a change that cannot reach
+     * the switch before it is refused (503) and never applied later, so a client that gave up by
+     * then is right to say nothing changed. {@code pfcswitch set} sends it.
+     */
+    public static final String APPLY_BEFORE_HEADER = "X-Pfcswitch-Apply-Before";
+    /** A change not begun within this long of its request's arrival is refused, whatever its deadline. */
+    static final long CHANGE_WINDOW_NANOS = 5_000_000_000L;
+    /** How long a change's answer waits for the buffer occupancy it reports (the worker has just answered). */
+    private static final long REPORT_TIMEOUT_NANOS = 100_000_000L;
+    private static final int HANDLER_THREADS = 4;
 
     private final DpdkSwitch sw;
     private final List<String> portNames;
@@ -56,14 +65,13 @@ public final class ControlServer implements AutoCloseable {
     private final CoreSnapshot snapshot;
     private final SwitchMetrics metrics;
     private final SwitchMetrics.Driver driver;
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private HttpListener listener;
     private final ObjectMapper json = new ObjectMapper();
     /** Guards {@link #snapshot} and {@link #metrics}: control threads only, never the worker. */
     private final java.util.concurrent.locks.ReentrantLock state = new java.util.concurrent.locks.ReentrantLock();
     private final java.util.concurrent.atomic.AtomicBoolean tracing = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private ControlServer(DpdkSwitch sw, InetSocketAddress address, ControlToken token, Consumer<String> log) throws IOException {
+    private ControlServer(DpdkSwitch sw, ControlToken token, Consumer<String> log) {
         this.sw = sw;
         this.portNames = sw.config().ports().stream().map(p -> p.name()).toList();
         this.token = token;
@@ -87,121 +95,196 @@ public final class ControlServer implements AutoCloseable {
         };
         this.metrics = new SwitchMetrics(snapshot, portNames, driver, sw.config().core().pfcwd() != null,
                 sw.config().core().shadows());
-        this.server = HttpServer.create(address, 16);
-        this.executor = Executors.newFixedThreadPool(4, r -> {
-            Thread t = new Thread(r, "pfcswitch-control");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
+        this.metrics.addProcessMetrics();
     }
 
     /**
-     * Starts serving on {@code address}. Binding anywhere but loopback needs {@code allowRemote}
-     * (the caller's explicit flag) and is logged loudly.
+     * Binds the API's port, before the switch starts: a second switch given the same port stops
+     * there, before it opens a device or touches the first one's token. Until {@link Port#serve}
+     * the API answers 503. Binding anywhere but loopback needs {@code allowRemote} (the caller's
+     * explicit flag).
      *
      * @throws IllegalArgumentException a non-loopback address without {@code allowRemote}
      * @throws IOException              the address is in use or cannot be bound
      */
-    public static ControlServer start(DpdkSwitch sw, String bind, int port, boolean allowRemote, ControlToken token,
-                                      Consumer<String> log) throws IOException {
+    public static Port bind(String bind, int port, boolean allowRemote) throws IOException {
+        return bind(bind, port, allowRemote, HttpLimits.DEFAULT);
+    }
+
+    static Port bind(String bind, int port, boolean allowRemote, HttpLimits limits) throws IOException {
         InetAddress address = InetAddress.getByName(bind);
         if (!address.isLoopbackAddress() && !allowRemote) {
             throw new IllegalArgumentException("control API: " + bind + " is not a loopback address; binding there lets"
                     + " the network read the switch: add --allow-remote-control to mean it");
         }
-        ControlServer s;
+        AtomicReference<ControlServer> served = new AtomicReference<>();
         try {
-            s = new ControlServer(sw, new InetSocketAddress(address, port), token, log);
+            HttpListener listener = HttpListener.start(new InetSocketAddress(address, port), limits, HANDLER_THREADS,
+                    (request, exchange) -> {
+                        ControlServer s = served.get();
+                        if (s == null) {
+                            exchange.sendError(503, "the switch is starting; try again");
+                        } else {
+                            s.handle(request, exchange);
+                        }
+                    });
+            return new Port(listener, served, bind, address.isLoopbackAddress());
         } catch (java.net.BindException e) {
             throw new IOException("control API: cannot listen on " + bind + ":" + port + " (" + e.getMessage()
                     + "; another pfcswitch?): give --control-port N or --no-control", e);
         }
-        s.server.start();
-        if (!address.isLoopbackAddress()) {
-            log.accept("WARNING: control API listening on " + bind + ":" + port + ", reachable from the network"
-                    + " (reads need no token; mutations need the token in " + token.file() + ")");
+    }
+
+    /** The API's bound port, not yet serving a switch. */
+    public static final class Port implements AutoCloseable {
+        private final HttpListener listener;
+        private final AtomicReference<ControlServer> served;
+        private final String bind;
+        private final boolean loopback;
+
+        private Port(HttpListener listener, AtomicReference<ControlServer> served, String bind, boolean loopback) {
+            this.listener = listener;
+            this.served = served;
+            this.bind = bind;
+            this.loopback = loopback;
         }
-        log.accept("control API on http://" + bind + ":" + s.port() + " (/metrics, /api/v1/show/VIEW); mutation token in "
-                + token.file() + " (owner-only)");
-        return s;
+
+        /**
+         * Serves {@code sw} from now on, with a fresh token in {@code tokenFile} (see
+         * {@link ControlToken#create}); if the token cannot be written, the port is closed.
+         */
+        public ControlServer serve(DpdkSwitch sw, Path tokenFile, Consumer<String> log) throws IOException {
+            ControlToken token;
+            try {
+                token = ControlToken.create(tokenFile, log);
+            } catch (IOException | RuntimeException e) {
+                listener.close();
+                throw e;
+            }
+            ControlServer s = new ControlServer(sw, token, log);
+            s.listener = listener;
+            s.metrics.countControlDrops(listener);
+            served.set(s);
+            if (!loopback) {
+                log.accept("WARNING: control API listening on " + bind + ":" + s.port() + ", reachable from the network"
+                        + " (reads need no token; mutations need the token in " + token.file() + ")");
+            }
+            log.accept("control API on http://" + bind + ":" + s.port() + " (/metrics, /api/v1/show/VIEW); mutation token in "
+                    + token.file() + " (owner-only)");
+            return s;
+        }
+
+        /** Closes the port if no switch is served on it (a served one closes with its {@link ControlServer}). */
+        @Override
+        public void close() {
+            if (served.get() == null) {
+                listener.close();
+            }
+        }
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return listener.port();
+    }
+
+    /** Connections the API dropped or refused for {@code reason} since start. */
+    public long drops(HttpListener.Drop reason) {
+        return listener.drops(reason);
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        listener.close();
         token.delete();
     }
 
     // ------------------------------------------------------------------ dispatch
 
-    private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            String path = ex.getRequestURI().getPath();
-            String method = ex.getRequestMethod();
-            try {
-                if (path.equals("/metrics")) {
-                    requireMethod(method, "GET");
-                    String text;
-                    state.lock();
-                    try {
-                        refresh();
-                        text = metrics.scrape();
-                    } finally {
-                        state.unlock();
-                    }
-                    send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", text);
-                } else if (path.startsWith("/api/v1/show/")) {
-                    requireMethod(method, "GET");
-                    show(ex, path.substring("/api/v1/show/".length()));
-                } else if (path.equals("/api/v1/trace")) {
-                    requireMethod(method, "GET");
-                    trace(ex);
-                } else if (path.equals("/api/v1/scheme") || path.equals("/api/v1/params")) {
-                    requireMethod(method, "POST");
-                    if (!token.accepts(ex.getRequestHeaders().getFirst("Authorization"))) {
-                        throw new ApiError(401, "a change needs 'Authorization: Bearer TOKEN' with the token in "
-                                + token.file() + " (pfcswitch set reads it)");
-                    }
-                    JsonNode body = body(ex);
-                    state.lock();
-                    try {
-                        if (path.endsWith("scheme")) {
-                            setScheme(ex, body);
-                        } else {
-                            setParams(ex, body);
-                        }
-                    } finally {
-                        state.unlock();
-                    }
-                } else {
-                    throw new ApiError(404, "no such resource: " + path + " (try /metrics, /api/v1/show/{"
-                            + String.join(",", StatusViews.VIEWS) + "}, POST /api/v1/scheme, POST /api/v1/params)");
+    private void handle(ApiRequest req, ApiExchange ex) {
+        String path = req.path();
+        String method = req.method();
+        try {
+            if (path.equals("/metrics")) {
+                requireMethod(method, "GET");
+                String text;
+                state.lock();
+                try {
+                    refresh();
+                    text = metrics.scrape();
+                } finally {
+                    state.unlock();
                 }
-            } catch (ApiError e) {
-                error(ex, e.status, e.getMessage());
-            } catch (TimeoutException e) {
-                error(ex, 503, "the switch did not answer: " + e.getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                error(ex, 503, "shutting down");
-            } catch (RuntimeException e) {
-                error(ex, 500, "internal error: " + e);
+                ex.send(200, "text/plain; version=0.0.4; charset=utf-8", text);
+            } else if (path.startsWith("/api/v1/show/")) {
+                requireMethod(method, "GET");
+                show(req, ex, path.substring("/api/v1/show/".length()));
+            } else if (path.equals("/api/v1/trace")) {
+                requireMethod(method, "GET");
+                trace(req, ex);
+            } else if (path.equals("/api/v1/scheme") || path.equals("/api/v1/params")) {
+                requireMethod(method, "POST");
+                if (!token.accepts(req.header("Authorization"))) {
+                    throw new ApiError(401, "a change needs 'Authorization: Bearer TOKEN' with the token this switch"
+                            + " wrote at start-up (pfcswitch set reads it)");
+                }
+                JsonNode body = body(req);
+                long deadline = changeDeadline(req);
+                if (!state.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    throw new ApiError(503, "not applied: other control requests held the switch past this change's deadline");
+                }
+                try {
+                    if (path.endsWith("scheme")) {
+                        setScheme(ex, body, deadline);
+                    } else {
+                        setParams(ex, body, deadline);
+                    }
+                } finally {
+                    state.unlock();
+                }
+            } else {
+                throw new ApiError(404, "no such resource: " + path + " (try /metrics, /api/v1/show/{"
+                        + String.join(",", StatusViews.VIEWS) + "}, POST /api/v1/scheme, POST /api/v1/params)");
             }
+        } catch (ApiError e) {
+            ex.sendError(e.status, e.getMessage());
+        } catch (TimeoutException e) {
+            ex.sendError(503, "the switch did not answer: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ex.sendError(503, "shutting down");
+        } catch (IOException e) {
+            // a streamed answer whose client went away: nothing left to tell it
         }
     }
 
-    private void show(HttpExchange ex, String view) throws IOException, TimeoutException, InterruptedException {
+    /**
+     * The {@link System#nanoTime} by which a change must have reached the switch: the earlier of the
+     * client's {@link #APPLY_BEFORE_HEADER} and {@link #CHANGE_WINDOW_NANOS} after the request arrived.
+     */
+    private static long changeDeadline(ApiRequest req) {
+        long deadline = req.arrivedNanos() + CHANGE_WINDOW_NANOS;
+        String before = req.header(APPLY_BEFORE_HEADER);
+        if (before != null) {
+            long epochMillis;
+            try {
+                epochMillis = Long.parseLong(before.trim());
+            } catch (NumberFormatException e) {
+                throw new ApiError(400, APPLY_BEFORE_HEADER + " must be milliseconds since the epoch, got '" + before + "'");
+            }
+            long clientLeft = TimeUnit.MILLISECONDS.toNanos(epochMillis - System.currentTimeMillis());
+            deadline = Math.min(deadline, System.nanoTime() + clientLeft);
+        }
+        if (deadline - System.nanoTime() <= 0) {
+            throw new ApiError(503, "not applied: the request reached the switch after its deadline");
+        }
+        return deadline;
+    }
+
+    private void show(ApiRequest req, ApiExchange ex, String view) throws TimeoutException, InterruptedException {
         if (!StatusViews.VIEWS.contains(view)) {
             throw new ApiError(404, "no view '" + view + "' (views: " + String.join(", ", StatusViews.VIEWS) + ")");
         }
-        String format = query(ex).getOrDefault("format", "json");
+        String format = req.query().getOrDefault("format", "json");
         if (!format.equals("json") && !format.equals("text")) {
             throw new ApiError(400, "format must be json or text, got '" + format + "'");
         }
@@ -214,7 +297,7 @@ public final class ControlServer implements AutoCloseable {
         } finally {
             state.unlock();
         }
-        send(ex, 200, format.equals("text") ? "text/plain; charset=utf-8" : "application/json", text);
+        ex.send(200, format.equals("text") ? "text/plain; charset=utf-8" : "application/json", text);
     }
 
     /** Longest trace one request may record, and the finest sample period. */
@@ -228,8 +311,8 @@ public final class ControlServer implements AutoCloseable {
      * drains the ring every 10 ms. The last line says how many records there were and how many the
      * worker dropped because the ring was full.
      */
-    private void trace(HttpExchange ex) throws IOException, TimeoutException, InterruptedException {
-        Map<String, String> q = query(ex);
+    private void trace(ApiRequest req, ApiExchange ex) throws IOException, TimeoutException, InterruptedException {
+        Map<String, String> q = req.query();
         long duration = nanosParam(q, "duration", "1s", 1_000_000, MAX_TRACE_NANOS);
         long every = nanosParam(q, "every", "10us", MIN_TRACE_EVERY_NANOS, 1_000_000_000);
         for (String key : q.keySet()) {
@@ -249,9 +332,8 @@ public final class ControlServer implements AutoCloseable {
                 throw new ApiError(409, e.getMessage());       // e.g. a switch of several workers
             }
             log.accept("control: trace of " + duration / 1_000_000 + " ms every " + every / 1000 + " us started");
-            ex.getResponseHeaders().set("Content-Type", "text/csv; charset=utf-8");
-            ex.sendResponseHeaders(200, 0);
-            try (java.io.Writer out = new java.io.OutputStreamWriter(ex.getResponseBody(), StandardCharsets.UTF_8);
+            try (java.io.Writer out = new java.io.OutputStreamWriter(ex.stream(200, "text/csv; charset=utf-8"),
+                    StandardCharsets.UTF_8);
                  org.pfcswitch.core.trace.TraceWriter writer = new org.pfcswitch.core.trace.TraceWriter(recorder.ring(),
                          new java.io.BufferedWriter(out))) {
                 writer.writeHeader(new org.pfcswitch.core.trace.TraceHeader(sw.mmuConfig().scheme(), every, origin, "live",
@@ -288,21 +370,26 @@ public final class ControlServer implements AutoCloseable {
         return v;
     }
 
-    private void setScheme(HttpExchange ex, JsonNode body) throws IOException, TimeoutException, InterruptedException {
+    private void setScheme(ApiExchange ex, JsonNode body, long deadline) throws TimeoutException, InterruptedException {
         JsonNode scheme = body.get("scheme");
         if (scheme == null || !scheme.isTextual() || body.size() != 1) {
             throw new ApiError(400, "expected {\"scheme\": NAME}, got " + body);
         }
         MmuConfig before = sw.mmuConfig();
         MmuConfig next = validated(() -> MmuChange.scheme(before, scheme.asText()));
-        apply(next);
+        apply(next, deadline);
         log.accept("control: scheme " + before.scheme() + " -> " + next.scheme() + " (queued frames kept, adopted by the new MMU)");
-        refresh();
-        send(ex, 200, "application/json", new JsonOutput().beginObject().field("scheme", next.scheme())
-                .field("previous", before.scheme()).field("buffered_bytes", snapshot.totalUsed).endObject().toString());
+        JsonOutput answer = new JsonOutput().beginObject().field("scheme", next.scheme()).field("previous", before.scheme());
+        try {
+            sw.snapshot(snapshot, REPORT_TIMEOUT_NANOS);       // applied already: the answer must not wait long for this
+            answer.field("buffered_bytes", snapshot.totalUsed);
+        } catch (TimeoutException e) {
+            // answered without the occupancy
+        }
+        ex.send(200, "application/json", answer.endObject().toString());
     }
 
-    private void setParams(HttpExchange ex, JsonNode body) throws IOException, TimeoutException, InterruptedException {
+    private void setParams(ApiExchange ex, JsonNode body, long deadline) throws TimeoutException, InterruptedException {
         JsonNode params = body.get("params");
         if (params == null || !params.isObject() || body.size() != 1) {
             throw new ApiError(400, "expected {\"params\": {\"KEY\": \"VALUE\", ...}}, got " + body);
@@ -316,11 +403,11 @@ public final class ControlServer implements AutoCloseable {
         }
         MmuConfig before = sw.mmuConfig();
         MmuConfig next = validated(() -> MmuChange.params(before, map));
-        apply(next);
+        apply(next, deadline);
         log.accept("control: set " + map + " under " + next.scheme());
         JsonOutput out = new JsonOutput().beginObject().field("scheme", next.scheme()).beginObject("applied");
         map.forEach(out::field);
-        send(ex, 200, "application/json", out.endObject().endObject().toString());
+        ex.send(200, "application/json", out.endObject().endObject().toString());
     }
 
     private interface Change {
@@ -335,9 +422,19 @@ public final class ControlServer implements AutoCloseable {
         }
     }
 
-    private void apply(MmuConfig next) throws TimeoutException, InterruptedException {
+    /**
+     * Hands {@code next} to the worker if it takes it before {@code deadline}; past it the change is
+     * withdrawn unapplied ({@link org.pfcswitch.core.CoreMailbox#call}) and the client told so.
+     */
+    private void apply(MmuConfig next, long deadline) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new ApiError(503, "not applied: the change could not reach the switch before its deadline");
+        }
         try {
-            sw.changeMmu(next, WORKER_TIMEOUT_NANOS);
+            sw.changeMmu(next, Math.min(WORKER_TIMEOUT_NANOS, left));
+        } catch (TimeoutException e) {
+            throw new ApiError(503, "not applied: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new ApiError(409, e.getMessage());
         }
@@ -349,56 +446,24 @@ public final class ControlServer implements AutoCloseable {
 
     // ------------------------------------------------------------------ HTTP plumbing
 
-    private JsonNode body(HttpExchange ex) throws IOException {
-        byte[] raw;
-        try (InputStream in = ex.getRequestBody()) {
-            raw = in.readNBytes(MAX_BODY_BYTES + 1);
-        }
-        if (raw.length > MAX_BODY_BYTES) {
-            throw new ApiError(413, "request body over " + MAX_BODY_BYTES + " bytes");
-        }
+    private JsonNode body(ApiRequest req) {
+        byte[] raw = req.body();
         try {
             JsonNode node = json.readTree(raw);
             if (node == null || !node.isObject()) {
                 throw new ApiError(400, "expected a JSON object as the request body");
             }
             return node;
-        } catch (JsonProcessingException e) {
-            throw new ApiError(400, "the request body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new ApiError(400, "the request body is not JSON: " + (e instanceof JsonProcessingException j
+                    ? j.getOriginalMessage() : e.getMessage()));
         }
-    }
-
-    private static Map<String, String> query(HttpExchange ex) {
-        Map<String, String> q = new LinkedHashMap<>();
-        String raw = ex.getRequestURI().getRawQuery();
-        if (raw != null) {
-            for (String pair : raw.split("&")) {
-                int eq = pair.indexOf('=');
-                q.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1),
-                        StandardCharsets.UTF_8));
-            }
-        }
-        return q;
     }
 
     private static void requireMethod(String method, String allowed) {
         if (!method.equals(allowed)) {
             throw new ApiError(405, method + " not allowed here; use " + allowed);
         }
-    }
-
-    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", type);
-        ex.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
-    }
-
-    private static void error(HttpExchange ex, int status, String message) throws IOException {
-        send(ex, status, "application/json", new JsonOutput().beginObject().field("error", message).field("status", status)
-                .endObject().toString());
     }
 
     /** A request the API refuses, with its HTTP status. */

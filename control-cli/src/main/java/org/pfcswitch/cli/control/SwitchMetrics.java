@@ -45,6 +45,7 @@ public final class SwitchMetrics {
     private final CoreSnapshot snap;
     private Meter schemeInfo;
     private String schemeInfoName;
+    private ProcessMetrics process;
 
     public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver) {
         this(snap, portNames, driver, false);
@@ -112,6 +113,10 @@ public final class SwitchMetrics {
                         s -> s.xoffThresholdBytes[k]);
             }
             Tags portTag = Tags.of("port", port);
+            counter("pfcswitch.pfc.frames.sent", "PFC frames sent out of the port, each once however many priorities it"
+                    + " pauses or resumes (a port-level pause is one frame)", portTag, s -> s.counters.pfcFramesTx[pp]);
+            counter("pfcswitch.pfc.frames.received", "PFC frames received on the port, each once however many priorities it"
+                    + " carries", portTag, s -> s.counters.pfcFramesRx[pp]);
             counter("pfcswitch.pause.frames.received", "802.3x PAUSE frames received (they pause every priority)", portTag,
                     s -> s.counters.pauseFramesRx[pp]);
             counter("pfcswitch.tx.refused.frames", "Frames the port's TX queue refused after retries (lost)", portTag,
@@ -191,6 +196,16 @@ public final class SwitchMetrics {
         }
     }
 
+    /**
+     * Adds {@code pfcswitch_build_info} and the JVM's and process's meters ({@link ProcessMetrics}):
+     * once per process, by the switch's control server (not by every reader of a snapshot).
+     */
+    public void addProcessMetrics() {
+        if (process == null) {
+            process = new ProcessMetrics(registry);
+        }
+    }
+
     private void counter(String name, String help, Tags tags, ToDoubleFunction<CoreSnapshot> f) {
         FunctionCounter.builder(name, snap, f).description(help).tags(tags).register(registry);
     }
@@ -212,6 +227,19 @@ public final class SwitchMetrics {
             schemeInfo = Gauge.builder("pfcswitch.scheme.info", () -> 1).description("The active buffer-admission scheme")
                     .tags("scheme", schemeInfoName).register(registry);
         }
+        if (process != null) {
+            process.scheme(snap.scheme);
+        }
         return registry.scrape();
+    }
+
+    /** The control API's connections that {@code listener} dropped or refused, by reason. */
+    void countControlDrops(HttpListener listener) {
+        for (HttpListener.Drop d : HttpListener.Drop.values()) {
+            FunctionCounter.builder("pfcswitch.control.connections.dropped", listener, l -> l.drops(d))
+                    .description("Control API connections dropped or refused: a request that did not arrive whole in"
+                            + " time, idle, an answer left unread, evicted for a newer client, or over the size limits")
+                    .tags("reason", d.label).register(registry);
+        }
     }
 }

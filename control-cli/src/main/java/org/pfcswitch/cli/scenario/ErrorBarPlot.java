@@ -1,24 +1,16 @@
 package org.pfcswitch.cli.scenario;
 
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-
-import javax.imageio.ImageIO;
 
 /**
  * The papers' sweep figure: a metric against a swept value, one line per series (scheme) with a
  * marker per point and a vertical error bar of +- the 95 % confidence half-width. The x axis is
- * linear when every x value is a number, otherwise the values are spread evenly in order. Java2D
- * into a headless PNG, as {@link LinePlot}.
+ * linear when every x value is a number, otherwise the values are spread evenly in order. PNG, SVG or
+ * PDF by the output's extension, as {@link LinePlot}.
  */
 public final class ErrorBarPlot {
 
@@ -30,6 +22,7 @@ public final class ErrorBarPlot {
     private static final int RIGHT = 190;
     private static final int TOP = 50;
     private static final int BOTTOM = 60;
+    private static final Color GRID = new Color(0xE6E6E6);
 
     /** One point: x as text (the swept value), the mean and the half-width (NaN: no bar). */
     public record Point(String x, double mean, double halfWidth) {}
@@ -42,7 +35,6 @@ public final class ErrorBarPlot {
     private final List<Series> series = new ArrayList<>();
 
     public ErrorBarPlot(String title, String xLabel, String yLabel) {
-        System.setProperty("java.awt.headless", "true");
         this.title = title;
         this.xLabel = xLabel;
         this.yLabel = yLabel;
@@ -53,7 +45,8 @@ public final class ErrorBarPlot {
         return this;
     }
 
-    public void write(Path png) throws IOException {
+    /** Writes the figure; the format follows {@code out}'s extension (.png, .svg or .pdf). */
+    public void write(Path out) throws IOException {
         List<String> xs = new ArrayList<>();
         boolean numeric = true;
         double yMax = 0;
@@ -78,39 +71,29 @@ public final class ErrorBarPlot {
                 hi += 1;
             }
         }
-        yMax = LinePlot.niceCeiling(yMax);
+        double yTop = Ticks.top(yMax, 5);
+        double yStep = Ticks.step(yMax, 5);
         int w = WIDTH - LEFT - RIGHT;
         int h = HEIGHT - TOP - BOTTOM;
-        BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, WIDTH, HEIGHT);
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString(title, LEFT, 26);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        for (int t = 0; t <= 4; t++) {
-            int y = TOP + h - t * h / 4;
-            g.setColor(new Color(0xE0E0E0));
-            g.drawLine(LEFT, y, LEFT + w, y);
-            g.setColor(Color.DARK_GRAY);
-            g.drawString(LinePlot.format(yMax * t / 4), 8, y + 4);
+        Canvas c = Canvas.create(out, WIDTH, HEIGHT);
+        c.text(title, LEFT, 26, 15, true, Color.BLACK, Canvas.Anchor.START);
+        for (double v : Ticks.at(0, yTop, yStep)) {
+            double y = TOP + h - v / yTop * h;
+            c.line(LEFT, y, LEFT + w, y, GRID, 1, false);
+            c.text(Ticks.label(v, yStep), LEFT - 6, y + 4, 11, false, Color.DARK_GRAY, Canvas.Anchor.END);
         }
         int pad = w / 20;                           // keep the end points off the frame
         for (int i = 0; i < xs.size(); i++) {
             int x = xPixel(xs.get(i), i, numeric, lo, hi, pad, w);
-            g.setColor(Color.DARK_GRAY);
-            g.drawLine(x, TOP + h, x, TOP + h + 4);
-            g.drawString(xs.get(i), x - 3 * xs.get(i).length(), TOP + h + 18);
+            c.line(x, TOP + h, x, TOP + h + 4, Color.DARK_GRAY, 1, false);
+            c.text(xs.get(i), x, TOP + h + 18, 11, false, Color.DARK_GRAY, Canvas.Anchor.MIDDLE);
         }
-        g.setColor(Color.BLACK);
-        g.drawRect(LEFT, TOP, w, h);
-        g.drawString(yLabel, LEFT + 4, TOP - 6);
-        g.drawString(xLabel, LEFT + w / 2 - 3 * xLabel.length(), TOP + h + 40);
+        c.strokeRect(LEFT, TOP, w, h, Color.BLACK);
+        c.text(yLabel, LEFT + 4, TOP - 6, 12, false, Color.BLACK, Canvas.Anchor.START);
+        c.text(xLabel, LEFT + w / 2.0, TOP + h + 40, 12, false, Color.BLACK, Canvas.Anchor.MIDDLE);
         for (int k = 0; k < series.size(); k++) {
             Series s = series.get(k);
-            Color c = PALETTE[k % PALETTE.length];
+            Color color = PALETTE[k % PALETTE.length];
             List<Point> pts = new ArrayList<>(s.points());
             if (numeric) {
                 pts.sort((a, b) -> Double.compare(Double.parseDouble(a.x()), Double.parseDouble(b.x())));
@@ -123,35 +106,28 @@ public final class ErrorBarPlot {
                     continue;
                 }
                 int x = xPixel(p.x(), xs.indexOf(p.x()), numeric, lo, hi, pad, w);
-                int y = yPixel(p.mean(), yMax, h);
-                g.setColor(c);
-                g.setStroke(new BasicStroke(1.8f));
+                int y = yPixel(p.mean(), yTop, h);
                 if (px >= 0) {
-                    g.drawLine(px, py, x, y);
+                    c.line(px, py, x, y, color, 1.8, false);
                 }
-                g.fillOval(x - 4, y - 4, 8, 8);
+                c.fillCircle(x, y, 4, color);
                 if (Double.isFinite(p.halfWidth()) && p.halfWidth() > 0) {
-                    g.setStroke(new BasicStroke(1.2f));
-                    int top = yPixel(p.mean() + p.halfWidth(), yMax, h);
-                    int bottom = yPixel(Math.max(0, p.mean() - p.halfWidth()), yMax, h);
+                    int top = yPixel(p.mean() + p.halfWidth(), yTop, h);
+                    int bottom = yPixel(Math.max(0, p.mean() - p.halfWidth()), yTop, h);
                     int dx = 3 + 2 * k;                     // schemes' bars side by side, not on top of each other
-                    g.drawLine(x + dx, top, x + dx, bottom);
-                    g.drawLine(x + dx - 4, top, x + dx + 4, top);
-                    g.drawLine(x + dx - 4, bottom, x + dx + 4, bottom);
+                    c.line(x + dx, top, x + dx, bottom, color, 1.2, false);
+                    c.line(x + dx - 4, top, x + dx + 4, top, color, 1.2, false);
+                    c.line(x + dx - 4, bottom, x + dx + 4, bottom, color, 1.2, false);
                 }
                 px = x;
                 py = y;
             }
             int ly = TOP + 14 + k * 18;
-            g.setColor(c);
-            g.fillRect(LEFT + w + 12, ly - 8, 14, 4);
-            g.setColor(Color.BLACK);
-            g.drawString(s.label(), LEFT + w + 32, ly - 3);
+            c.fillRect(LEFT + w + 12, ly - 8, 14, 4, color);
+            c.text(s.label(), LEFT + w + 32, ly - 3, 11, false, Color.BLACK, Canvas.Anchor.START);
         }
-        g.setColor(Color.DARK_GRAY);
-        g.drawString("bars: 95 % CI over seeds", LEFT + w + 12, TOP + h);
-        g.dispose();
-        ImageIO.write(img, "png", png.toFile());
+        c.text("bars: 95 % CI over seeds", LEFT + w + 12, TOP + h, 11, false, Color.DARK_GRAY, Canvas.Anchor.START);
+        c.write(out);
     }
 
     private static int xPixel(String x, int index, boolean numeric, double lo, double hi, int pad, int w) {

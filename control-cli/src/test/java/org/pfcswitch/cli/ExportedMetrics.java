@@ -1,0 +1,104 @@
+package org.pfcswitch.cli;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.pfcswitch.cli.control.SwitchMetrics;
+import org.pfcswitch.core.CoreSnapshot;
+
+/**
+ * What the switch's /metrics exports, read from a real scrape of {@link SwitchMetrics} with every
+ * optional part on (PFC watchdog, a shadow scheme, the process and JVM meters) after a GC, so
+ * that the GC pause summary is there too: each sample name with its label names, and the family
+ * ({@code # TYPE} name) each sample belongs to.
+ */
+final class ExportedMetrics {
+    private ExportedMetrics() {}
+
+    /** Sample name to its label names (Prometheus adds job and instance). */
+    static final Map<String, Set<String>> SAMPLES;
+    /** Sample name to the family it belongs to (a summary's _count and _sum to the summary). */
+    static final Map<String, String> FAMILY;
+
+    private static final Pattern TYPE = Pattern.compile("# TYPE (\\S+) (\\S+)");
+    private static final Pattern SAMPLE = Pattern.compile("([A-Za-z_:][A-Za-z0-9_:]*)(?:\\{([^}]*)})? \\S+");
+    private static final Pattern LABEL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=\"");
+
+    static {
+        String scrape = scrape();
+        Map<String, Set<String>> samples = new TreeMap<>();
+        Map<String, String> family = new LinkedHashMap<>();
+        String current = null;
+        for (String line : scrape.split("\n")) {
+            Matcher t = TYPE.matcher(line);
+            if (t.matches()) {
+                current = t.group(1);
+                continue;
+            }
+            Matcher s = SAMPLE.matcher(line);
+            if (line.startsWith("#") || !s.matches()) {
+                continue;
+            }
+            Set<String> labels = samples.computeIfAbsent(s.group(1), n -> new TreeSet<>());
+            if (s.group(2) != null) {
+                Matcher l = LABEL.matcher(s.group(2));
+                while (l.find()) {
+                    labels.add(l.group(1));
+                }
+            }
+            family.put(s.group(1), current);
+        }
+        SAMPLES = Collections.unmodifiableMap(samples);
+        FAMILY = Collections.unmodifiableMap(family);
+    }
+
+    /** Every family name. */
+    static Set<String> families() {
+        return new TreeSet<>(FAMILY.values());
+    }
+
+    private static String scrape() {
+        CoreSnapshot snap = new CoreSnapshot(2);
+        snap.scheme = "dt";
+        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), new SwitchMetrics.Driver() {
+            @Override
+            public long txRefused(int port) {
+                return 0;
+            }
+
+            @Override
+            public long rxMissed(int port) {
+                return 0;
+            }
+
+            @Override
+            public long stalls(int bucket) {
+                return 0;
+            }
+        }, true, List.of("dsh"));
+        metrics.addProcessMetrics();
+        String text = metrics.scrape();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!text.contains("jvm_gc_pause_seconds_count") && System.nanoTime() < deadline) {
+            System.gc();                            // the GC meters appear with the first collection they hear of
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            text = metrics.scrape();
+        }
+        if (!text.contains("jvm_gc_pause_seconds_count")) {
+            throw new AssertionError("no GC pause summary after System.gc() for 10 s");
+        }
+        return text;
+    }
+}
