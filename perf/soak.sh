@@ -10,8 +10,10 @@
 #   sudo perf/soak.sh [MINUTES] [OUT]          # OUT default: /tmp/pfcswitch-soak-DATE
 #   SOAK_FIRST_STORM_MIN=1 perf/soak.sh 2       # a short trial with a storm in it
 #
-# The worker is pinned to the last CPU (workers: [{cpu: N}]): the switch keeps its other threads off
-# that CPU, and so does the 'hosts' process (it reads the same file). Everything it starts it stops.
+# SOAK_PIN_CPU=N pins the worker to CPU N (workers: [{cpu: N}]): the switch keeps its other threads
+# off that CPU, and so does the 'hosts' process (it reads the same file). Do that on a CPU kept for the
+# worker (isolcpus); on a shared machine leave it unpinned (docs/performance.md). Everything it starts
+# it stops.
 set -uo pipefail
 
 MINUTES=${1:-30}
@@ -30,14 +32,18 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 TAG="sk$$"
 CTL=$(free_port)
 PROM=$(free_port)
-WORKER_CPU=$(( $(nproc --all) - 1 ))
+if [ -n "${SOAK_PIN_CPU:-}" ]; then
+  WORKERS="[{cpu: $SOAK_PIN_CPU, ports: [h0, h1, h2]}]"
+else
+  WORKERS=1
+fi
 API="http://127.0.0.1:$CTL"
 TOKEN="$OUT/control.token"
 SECONDS_TOTAL=$(( MINUTES * 60 ))
 
 cat > "$OUT/soak.yaml" <<EOF
 eal: {memoryMb: 256, hugepages: off}
-workers: [{cpu: $WORKER_CPU, ports: [h0, h1, h2]}]
+workers: $WORKERS
 ports:
   - {name: h0, device: "net_af_packet0,iface=$TAG-h0,qdisc_bypass=1", speed: 200M, cableDelay: 20us}
   - {name: h1, device: "net_af_packet1,iface=$TAG-h1,qdisc_bypass=1", speed: 200M, cableDelay: 20us}

@@ -40,16 +40,17 @@ class RunCommandTest {
      */
     @Test
     void runsTheSwitchCoreOnRingAndNullVdevsAndStopsCleanlyOnSigterm() throws Exception {
+        int lastCpu = org.pfcswitch.dataplane.ThreadAffinity.onlineCpus().length() - 1;
         Path cfg = config("ring", """
                 eal: {memoryMb: 256, hugepages: off}
-                workers: [{ports: [loop, sink]}]
+                workers: [{cpu: %d, ports: [loop, sink]}]
                 ports:
                   - {name: loop, device: net_ring0, speed: 10G}
                   - {name: sink, device: net_null0}
                 forwarding: {learning: true, staticMacs: [{mac: "02:00:00:00:00:01", port: loop}]}
                 classification: {trust: dscp, dscpMap: "26:3"}
                 mmu: {totalBytes: 2MiB, scheme: st}
-                """);
+                """.formatted(lastCpu));
         try (SwitchProcess p = SwitchProcess.start("run", "-c", cfg.toString(), "--scheme", "spfc", "--stats-every", "0.2")) {
             p.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             p.awaitLine("status sink", Duration.ofSeconds(10));
@@ -65,6 +66,10 @@ class RunCommandTest {
             assertTrue(log.matches("(?s).*port 0 loop .*net_ring0.*link up.*MAC-control rx: yes.*"), log);
             assertTrue(log.contains("static mac 02:00:00:00:00:01 -> port loop"), log);
             assertTrue(log.contains("stopping on SIGTERM"), log);
+            if (lastCpu > 0) {     // the worker's CPU is its own: every other thread of the switch is kept off it
+                assertTrue(log.contains("cpus: CPUs " + lastCpu + " reserved for the workers: every other thread of this"
+                        + " process"), log);
+            }
             assertTrue(log.matches("(?s).*counters sink: rx [1-9].*"), "net_null frames were received and counted\n" + log);
             // net_null's frames are all-zero: source and destination MAC 00:..:00, learned on sink itself.
             assertTrue(log.matches("(?s).*counters sink: .*filtered [1-9].*"), log);
