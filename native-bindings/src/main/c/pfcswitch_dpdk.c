@@ -416,6 +416,25 @@ PFC_EXPORT int pfc_eth_mac_ctrl_frame_fwd(uint32_t port, int enable)
 	return ret < 0 ? ret : 1;
 }
 
+/* Has the NIC send PFC for `priority` from its own receive buffer (a backstop behind the switch's
+ * software PFC): XOFF once the buffer holds `high_water`, XON below `low_water` (units as the PMD
+ * takes them: KiB for ixgbe), `pause_time` quanta per XOFF. TX_PAUSE only: received PFC frames stay
+ * with software (MAC-control forwarding). Returns 0, -ENOTSUP or -ENOSYS when the PMD cannot,
+ * else -errno. */
+PFC_EXPORT int pfc_eth_priority_flow_ctrl_set(uint32_t port, int priority, uint32_t high_water, uint32_t low_water,
+		int pause_time)
+{
+	struct rte_eth_pfc_conf pfc;
+	memset(&pfc, 0, sizeof(pfc));
+	pfc.fc.mode = RTE_ETH_FC_TX_PAUSE;
+	pfc.fc.high_water = high_water;
+	pfc.fc.low_water = low_water;
+	pfc.fc.pause_time = (uint16_t)pause_time;
+	pfc.fc.send_xon = 1;
+	pfc.priority = (uint8_t)priority;
+	return rte_eth_dev_priority_flow_ctrl_set((uint16_t)port, &pfc);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Virtual devices and rings: creating ports at run time (tests, clone ports, the lab's vdevs). */
 

@@ -4,11 +4,17 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.BitSet;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.testbed.config.ConfigException;
 import org.pfcswitch.cli.scenario.HostsReport;
+import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
+import org.pfcswitch.dataplane.CpuReservation;
+import org.pfcswitch.dataplane.DpdkSwitch;
+import org.pfcswitch.dataplane.ThreadAffinity;
+import org.pfcswitch.testbed.config.ConfigNode;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.testbed.LiveHosts;
@@ -95,8 +101,13 @@ final class HostsCommand implements Callable<Integer> {
         Path config = testbed.file;
         TestbedConfig tb = testbed.read();
         Scenario s = ScenarioLoader.load(scenario, sets).scenario();
-        try (LiveTestbedHosts live = LiveTestbedHosts.open(s, tb, scenario, config)) {
+        try (CpuReservation offWorkers = keepOffTheSwitchWorkers(config);
+             LiveTestbedHosts live = LiveTestbedHosts.open(s, tb, scenario, config)) {
             PrintWriter err = spec.commandLine().getErr();
+            if (offWorkers != null) {
+                err.printf(Locale.ROOT, "hosts: kept on CPUs %s, off the switch workers' (workers: in %s)%n",
+                        ThreadAffinity.format(offWorkers.others()), config);
+            }
             err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), live.count(), config,
                     s.durationNanos() / 1e9);
             err.flush();
@@ -113,5 +124,17 @@ final class HostsCommand implements Callable<Integer> {
             }
             return 0;
         }
+    }
+
+    /**
+     * The emulated hosts share the machine with the switch: when the config pins the switch's
+     * workers, every thread of this process is kept off their CPUs (null: none pinned, or the
+     * workers' CPUs are all there are).
+     */
+    private static CpuReservation keepOffTheSwitchWorkers(Path config) {
+        BitSet workers = DpdkSwitch.workerCpus(SwitchConfigReader.read(ConfigNode.load(config)));
+        BitSet others = ThreadAffinity.onlineCpus();
+        others.andNot(workers);
+        return workers.isEmpty() || others.isEmpty() ? null : CpuReservation.reserve(workers);
     }
 }

@@ -162,6 +162,7 @@ final class LabCommand implements Callable<Integer> {
         long rxMissedBefore = sw.rxMissed();
         LiveResult r;
         String dropReport;
+        long rxMissed;
         try (LiveTestbedHosts hosts = LiveTestbedHosts.open(s, tb, scenario, config)) {
             HostSendLog sends = new HostSendLog().attach(hosts.hosts());
             long[] next = {1_000_000_000L};
@@ -171,10 +172,11 @@ final class LabCommand implements Callable<Integer> {
                     log(String.format(Locale.ROOT, "  %s t=%.1fs %s", scheme, now / 1e9, status.compactLine()));
                 }
             });
+            rxMissed = sw.rxMissed() - rxMissedBefore;
             dropReport = !sw.cores().core(0).pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
                     : LiveDropReport.line(LiveDropReport.fromSwitch(sw,
                             port -> hosts.hostOnPort(sw.config().ports().get(port).name())),
-                            hosts.dropAttribution(sends, s.payloadMtu()), LiveDropReport.overflow(sw.cores()));
+                            hosts.dropAttribution(sends, s.payloadMtu()), LiveDropReport.overflow(sw.cores()), rxMissed);
         }
         org.pfcswitch.core.SwitchWorkers cores = sw.cores();
         SwitchCounters c = cores.counters();
@@ -195,7 +197,6 @@ final class LabCommand implements Callable<Integer> {
             }
         }
         long[] stalls = sw.stalls();
-        long rxMissed = sw.rxMissed() - rxMissedBefore;
         long received = 0;
         long sent = 0;
         for (LiveResult.Host h : r.hosts()) {

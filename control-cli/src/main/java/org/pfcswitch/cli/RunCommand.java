@@ -158,7 +158,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (check) {
             for (SwitchConfig.Port p : cfg.ports()) {
-                log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s");
+                // the worker stall each port's rx ring rides out before it drops (poll.rxStall sizes them)
+                log("port " + p.name() + ": " + p.device() + ", shaped to " + p.speedBps() + " bit/s"
+                        + (p.isClone() ? "" : org.pfcswitch.dataplane.RxRing.describe(p)));
             }
             DpdkSwitch.describeWorkers(cfg, null, this::log);
             logPortSecurity(cfg);

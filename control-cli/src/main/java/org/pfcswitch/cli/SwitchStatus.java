@@ -57,7 +57,8 @@ final class SwitchStatus {
             lastTxBytes[p] = tx;
         }
         lines.add("status buffer " + cores.bufferUsed() + " B used, most " + c.maxBufferBytes() + " B"
-                + ", lossless violations " + cores.mmuLosslessViolations() + ", " + stalls());
+                + ", lossless violations " + cores.mmuLosslessViolations() + ", rx missed " + sw.rxMissed() + ", mbufs in use "
+                + sw.mbufsInUse() + " of " + sw.poolSize() + ", " + stalls());
         return lines;
     }
 

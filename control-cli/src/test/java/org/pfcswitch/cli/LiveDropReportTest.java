@@ -43,12 +43,21 @@ class LiveDropReportTest {
         int[] quanta = new int[8];
         quanta[3] = 0xFFFF;
         log.onPfc(0, 1 << 3, quanta, 1_200_000);
-        String line = LiveDropReport.line(drops, new DropAttribution(log, new long[] {200_000_000L}, 1000), 3);
+        DropAttribution attribution = new DropAttribution(log, new long[] {200_000_000L}, 1000);
+        String line = LiveDropReport.line(drops, attribution, 3, 0);
         assertTrue(line.startsWith("lossless drops of senders that obey PFC, by whose they are: wire 1, switch 1, host 0,"
                 + " unmatched 0; the emulated wires' "), line);
         assertTrue(line.contains("XOFF delivery up to 0.800 ms, first headroom frame's trip up to 0.040 ms"), line);
         assertTrue(line.contains("the first switch one: QP 7 PSN 25: dropped before any XOFF frame went out"), line);
         assertTrue(line.endsWith("; 3 more past the switch's drop log, not judged"), line);
+
+        // Frames the switch ports' rx rings dropped never reached the MMU: they are the switch's too.
+        String withRings = LiveDropReport.line(drops, attribution, 0, 40);
+        assertTrue(withRings.startsWith("lossless drops of senders that obey PFC, by whose they are: wire 1, switch 41, host 0,"
+                + " unmatched 0; 40 of the switch's in its ports' rx rings"), withRings);
+        AssertionError judged = assertThrows(AssertionError.class,
+                () -> LosslessJudgement.attributed("ring", "dt", "dt " + LiveDropReport.line(List.of(), attribution, 0, 40)));
+        assertTrue(judged.getMessage().contains("switch 40"), judged.getMessage());
     }
 
     @Test

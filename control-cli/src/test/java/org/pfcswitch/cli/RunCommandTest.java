@@ -40,19 +40,23 @@ class RunCommandTest {
      */
     @Test
     void runsTheSwitchCoreOnRingAndNullVdevsAndStopsCleanlyOnSigterm() throws Exception {
+        int lastCpu = org.pfcswitch.dataplane.ThreadAffinity.onlineCpus().length() - 1;
         Path cfg = config("ring", """
                 eal: {memoryMb: 256, hugepages: off}
-                workers: [{ports: [loop, sink]}]
+                workers: [{cpu: %d, ports: [loop, sink]}]
                 ports:
                   - {name: loop, device: net_ring0, speed: 10G}
                   - {name: sink, device: net_null0}
                 forwarding: {learning: true, staticMacs: [{mac: "02:00:00:00:00:01", port: loop}]}
                 classification: {trust: dscp, dscpMap: "26:3"}
                 mmu: {totalBytes: 2MiB, scheme: st}
-                """);
+                """.formatted(lastCpu));
         try (SwitchProcess p = SwitchProcess.start("run", "-c", cfg.toString(), "--scheme", "spfc", "--stats-every", "0.2")) {
             p.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             p.awaitLine("status sink", Duration.ofSeconds(10));
+            String status = p.awaitLine("status buffer", Duration.ofSeconds(10));
+            assertTrue(status.matches(".*rx missed \\d+, mbufs in use \\d+ of [1-9]\\d*, .*"),
+                    "the status line counts ring drops and the mbufs out of the pool\n" + status);
             int code = p.signalAndWait("TERM", Duration.ofSeconds(30));
             String log = p.stdout();
             assertEquals(0, code, log + "\n" + p.stderr());
@@ -62,6 +66,10 @@ class RunCommandTest {
             assertTrue(log.matches("(?s).*port 0 loop .*net_ring0.*link up.*MAC-control rx: yes.*"), log);
             assertTrue(log.contains("static mac 02:00:00:00:00:01 -> port loop"), log);
             assertTrue(log.contains("stopping on SIGTERM"), log);
+            if (lastCpu > 0) {     // the worker's CPU is its own: every other thread of the switch is kept off it
+                assertTrue(log.contains("cpus: CPUs " + lastCpu + " reserved for the workers: every other thread of this"
+                        + " process"), log);
+            }
             assertTrue(log.matches("(?s).*counters sink: rx [1-9].*"), "net_null frames were received and counted\n" + log);
             // net_null's frames are all-zero: source and destination MAC 00:..:00, learned on sink itself.
             assertTrue(log.matches("(?s).*counters sink: .*filtered [1-9].*"), log);
@@ -162,6 +170,44 @@ class RunCommandTest {
         assertTrue(lab.out().contains("9 ports") && lab.out().contains("port C4: clone of H1 (pfc: ignore)"), lab.out());
     }
 
+    /**
+     * {@code run --check} says per port how long a worker stall its rx ring rides out at its speed,
+     * and {@code poll.rxStall} grows the rings to ride out that much (or names what cannot).
+     */
+    @Test
+    void checkSaysWhatStallEachRxRingRidesOutAndRxStallSizesThem() throws Exception {
+        String ports = "ports:\n  - {name: a, device: \"net_af_packet0,iface=veth-a\", speed: 1G}\n"
+                + "  - {name: b, device: net_null0, speed: 1G, rxDescriptors: 512}\n";
+        Cli plain = Cli.run("run", "-c", config("plain", ports).toString(), "--check");
+        assertEquals(0, plain.exitCode(), plain.out() + plain.err());
+        assertTrue(plain.out().contains("port a: net_af_packet0,iface=veth-a, shaped to 1000000000 bit/s, rx ring 512 frames"
+                + " (af_packet default; framecnt= sets it): 6.1 ms of 1500 B frames at 1 Gbit/s"), plain.out());
+        assertTrue(plain.out().contains("port b: net_null0, shaped to 1000000000 bit/s, rx ring 512 frames (descriptors):"
+                + " 6.1 ms of 1500 B frames at 1 Gbit/s"), plain.out());
+
+        Cli sized = Cli.run("run", "-c", config("sized", ports + "poll: {rxStall: 20ms}\n").toString(), "--check");
+        assertEquals(0, sized.exitCode(), sized.out() + sized.err());
+        assertTrue(sized.out().contains("rx ring 1696 frames (af_packet framecnt): 20.4 ms of 1500 B frames at 1 Gbit/s"),
+                sized.out());
+        assertTrue(sized.out().contains("port b: net_null0, shaped to 1000000000 bit/s, rx ring 1696 frames (descriptors):"
+                + " 20.4 ms"), sized.out());
+    }
+
+    @Test
+    void aStallNoRingCanRideOutIsOneLineNamingPollRxStall() throws Exception {
+        Path cfg = config("too-long", "ports:\n  - {name: a, device: net_null0, speed: 100G}\npoll: {rxStall: 10ms}\n");
+        Cli r = Cli.run("run", "-c", cfg.toString(), "--check");
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("poll.rxStall: port a needs a ring of 83360 frames to ride out 10.0 ms at 100 Gbit/s;"
+                + " at most 16384 rx descriptors (2.0 ms at that speed)"), r.err());
+        Cli few = Cli.run("run", "-c", config("few-mbufs", "eal: {mbufs: 2048}\nports:\n  - {name: a, device: net_null0,"
+                + " speed: 10G}\npoll: {rxStall: 2ms}\n").toString(), "--check");
+        assertEquals(1, few.exitCode(), few.out() + few.err());
+        assertTrue(few.err().contains("poll.rxStall: the rings it sizes hold 2720 mbufs, as many as eal.mbufs (2048) or more"),
+                few.err());
+    }
+
     @Test
     void badConfigurationsGiveOneLineAndANonZeroExit() throws Exception {
         String ring = "  - {name: a, device: net_ring0}\n";
@@ -195,12 +241,17 @@ class RunCommandTest {
                         "ports[1].of: no port called 'x' is defined above this one"),
                 new Case("clone-pfc", "ports:\n" + ring + "  - {name: c, kind: clone, of: a, pfc: drop}\n", List.of(),
                         "ports[1].pfc: expected ignore or skip"),
+                new Case("no-hardware-pfc", "ports:\n  - {name: a, device: net_null0}\n"
+                        + "pfc: {hardwareBackstop: {highWater: 96KiB, lowWater: 64KiB}}\n", List.of(),
+                        "port a (net_null0): pfc.hardwareBackstop: net_null0's driver cannot send PFC from the NIC's receive"
+                        + " buffer (rte_eth_dev_priority_flow_ctrl_set: not supported)"),
                 new Case("dpdk-missing", "ports:\n" + ring, List.of("-Dpfcswitch.dpdk.shim=/nonexistent/libpfcswitch_dpdk.so"),
                         "DPDK is not available"));
         for (Case c : cases) {
             // 4 KiB pages whatever the machine has reserved: EAL warns on stderr about hugepage sizes it finds empty.
             Path cfg = config(c.name(), (c.yaml().contains("eal:") ? "" : "eal: {hugepages: off}\n") + c.yaml());
-            try (SwitchProcess p = SwitchProcess.start(c.jvm(), "run", "-c", cfg.toString())) {
+            // --no-control: a case that gets as far as the ports must not depend on port 9464 being free
+            try (SwitchProcess p = SwitchProcess.start(c.jvm(), "run", "-c", cfg.toString(), "--no-control")) {
                 int code = p.waitFor(Duration.ofSeconds(30));
                 String err = p.stderr();
                 assertEquals(1, code, c.name() + ": exit code\n" + p.stdout() + "\n" + err);

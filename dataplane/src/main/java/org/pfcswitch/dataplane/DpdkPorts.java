@@ -23,8 +23,10 @@ public final class DpdkPorts implements AutoCloseable {
      * A started port.
      *
      * @param macControlRx whether PFC/PAUSE frames reach rx_burst on this port, for the start-up log
+     * @param hardwarePfc  the NIC's own PFC backstop in words, or null (none configured)
      */
-    public record OpenPort(SwitchConfig.Port config, EthPort ethPort, long deviceMac, LinkStatus link, String macControlRx) {
+    public record OpenPort(SwitchConfig.Port config, EthPort ethPort, long deviceMac, LinkStatus link, String macControlRx,
+                           String hardwarePfc) {
 
         /** The MAC the switch uses as this port's own: the configured one, else the device's. */
         public long mac() {
@@ -46,10 +48,19 @@ public final class DpdkPorts implements AutoCloseable {
      * @throws PortException naming the port and what DPDK said
      */
     public static DpdkPorts open(List<SwitchConfig.Port> configs, Mempool pool) {
+        return open(configs, pool, null);
+    }
+
+    /**
+     * As {@link #open(List, Mempool)}, and each NIC gets {@code hardwarePfc} (null: none).
+     *
+     * @throws PortException also for a NIC that cannot pause in hardware, naming it and the key
+     */
+    public static DpdkPorts open(List<SwitchConfig.Port> configs, Mempool pool, SwitchConfig.HardwarePfc hardwarePfc) {
         DpdkPorts opened = new DpdkPorts();
         try {
             for (SwitchConfig.Port config : configs) {
-                opened.ports.add(opened.openOne(config, pool));
+                opened.ports.add(opened.openOne(config, pool, hardwarePfc));
             }
             return opened;
         } catch (RuntimeException e) {
@@ -58,7 +69,7 @@ public final class DpdkPorts implements AutoCloseable {
         }
     }
 
-    private OpenPort openOne(SwitchConfig.Port config, Mempool pool) {
+    private OpenPort openOne(SwitchConfig.Port config, Mempool pool, SwitchConfig.HardwarePfc hardwarePfc) {
         EthPort port = attach(config);
         try {
             port.configure(1, 1);
@@ -73,7 +84,44 @@ public final class DpdkPorts implements AutoCloseable {
         } catch (DpdkException e) {
             // some PMDs (net_ring) have no such mode and receive everything anyway
         }
-        return new OpenPort(config, port, port.macAddress(), port.link(), macControlRx(config, port));
+        String backstop = null;
+        try {
+            backstop = hardwarePfc == null ? null : hardwarePfc(config, port, hardwarePfc);
+        } catch (PortException e) {
+            port.stop();                       // started but not listed yet: close() would not stop it
+            if (config.device() instanceof Device.Pci) {
+                port.close();                  // a vdev closes with the vdevs arena
+            }
+            throw e;
+        }
+        return new OpenPort(config, port, port.macAddress(), port.link(), macControlRx(config, port), backstop);
+    }
+
+    /**
+     * Gives the NIC its PFC backstop, one call per lossless priority; a NIC that cannot pause from
+     * its own receive buffer is refused (the configuration asked for something it does not have).
+     */
+    private static String hardwarePfc(SwitchConfig.Port config, EthPort port, SwitchConfig.HardwarePfc pfc) {
+        List<String> priorities = new ArrayList<>();
+        for (SwitchConfig.HardwarePfc.Call c : pfc.calls()) {
+            boolean done;
+            try {
+                done = port.hardwarePriorityPause(c.priority(), c.highWaterKib(), c.lowWaterKib(), c.pauseQuanta());
+            } catch (DpdkException e) {
+                throw new PortException("port " + config.name() + " (" + config.device() + "): pfc.hardwareBackstop: the NIC"
+                        + " refused priority " + c.priority() + " XOFF at " + c.highWaterKib() + " KiB, XON at "
+                        + c.lowWaterKib() + " KiB: " + e.getMessage());
+            }
+            if (!done) {
+                throw new PortException("port " + config.name() + " (" + config.device() + "): pfc.hardwareBackstop: "
+                        + port.name() + "'s driver cannot send PFC from the NIC's receive buffer"
+                        + " (rte_eth_dev_priority_flow_ctrl_set: not supported); drop pfc.hardwareBackstop for this switch");
+            }
+            priorities.add(Integer.toString(c.priority()));
+        }
+        SwitchConfig.HardwarePfc.Call any = pfc.calls().getFirst();
+        return "NIC PFC backstop on priority " + String.join(",", priorities) + ": XOFF at " + any.highWaterKib()
+                + " KiB of its receive buffer, XON below " + any.lowWaterKib() + " KiB";
     }
 
     private EthPort attach(SwitchConfig.Port config) {
@@ -190,25 +238,7 @@ public final class DpdkPorts implements AutoCloseable {
                 index, p.config().name(), p.config().device(), p.ethPort().id(), p.ethPort().name(),
                 MacAddress.format(p.mac()), p.config().mac() >= 0 ? " (configured; device " + MacAddress.format(p.deviceMac()) + ")" : "",
                 l.up() ? "up" : "down", l.up() ? " " + l.speedMbps() + " Mbit/s" + (l.fullDuplex() ? " full duplex" : "") : "",
-                Rates.format(p.config().speedBps()), p.macControlRx()) + rxRing(p.config());
-    }
-
-    /** DPDK's af_packet PMD gives a port a ring of this many frames unless {@code framecnt=} says otherwise. */
-    static final int AF_PACKET_DEFAULT_FRAMES = 512;
-
-    /**
-     * The port's receive ring and how long a worker stall it rides out at the port's speed in full
-     * frames: a stall longer than that at line rate loses frames before the switch sees them (rx
-     * missed), lossless ones too. An af_packet device's ring is its {@code framecnt}.
-     */
-    static String rxRing(SwitchConfig.Port port) {
-        boolean afPacket = port.device() instanceof Device.Vdev v && v.driver().equals("net_af_packet");
-        String framecnt = afPacket ? ((Device.Vdev) port.device()).option("framecnt") : null;
-        long frames = !afPacket ? port.rxDescriptors() : framecnt != null && framecnt.matches("[0-9]+")
-                ? Long.parseLong(framecnt) : AF_PACKET_DEFAULT_FRAMES;
-        String what = !afPacket ? "descriptors" : framecnt != null ? "af_packet framecnt" : "af_packet default; framecnt= sets it";
-        String ring = ", rx ring " + frames + " frames (" + what + ")";
-        return port.speedBps() <= 0 ? ring : ring + String.format(java.util.Locale.ROOT, ": %.1f ms of 1500 B frames at %s",
-                frames * 1500 * 8 * 1e3 / port.speedBps(), Rates.format(port.speedBps()));
+                Rates.format(p.config().speedBps()), p.macControlRx()) + RxRing.describe(p.config())
+                + (p.hardwarePfc() == null ? "" : "; " + p.hardwarePfc());
     }
 }

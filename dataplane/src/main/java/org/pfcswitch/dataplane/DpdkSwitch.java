@@ -2,6 +2,7 @@ package org.pfcswitch.dataplane;
 
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -61,6 +62,8 @@ public final class DpdkSwitch {
     /** With several workers: each worker's part of a snapshot, merged into the caller's. */
     private final CoreSnapshot[] snapshotParts;
     private volatile Thread[] threads;
+    /** The pinned workers' CPUs kept free of every other thread of the process; null when no worker is pinned. */
+    private CpuReservation reservation;
     private int queuedAtReplace;        // frames freed by replaceCore, reported with the shutdown
     private final boolean hugepages;
     private boolean stopped;
@@ -187,7 +190,7 @@ public final class DpdkSwitch {
         org.pfcswitch.mmu.Schemes.validate(next);
         mailboxes[0].call((core, now) -> core.changeMmu(next, now), timeoutNanos);
         running = new SwitchConfig(running.eal(), running.ports(), running.workers(), running.core().withMmu(next),
-                running.idleSleepNanos());
+                running.idleSleepNanos(), running.hardwarePfc());
     }
 
     /**
@@ -262,12 +265,13 @@ public final class DpdkSwitch {
         int mbufs = config.eal().mbufs() > 0 ? config.eal().mbufs() : poolSizeFor(config);
         Arena arena = Arena.ofShared();
         DpdkPorts ports = null;
+        CpuReservation reservation = null;
         try {
             Mempool pool = createPool(config, arena, mbufs);
             log.accept("packet pool: " + mbufs + " mbufs of " + MbufLayout.DEFAULT_DATA_ROOM + " bytes"
                     + (config.eal().mbufs() > 0 ? " (eal.mbufs)" : " (rx and tx rings, and the " + config.core().mmu().totalBytes()
                     + "-byte shared buffer in frames of " + POOL_SIZING_FRAME_BYTES + " bytes)"));
-            ports = DpdkPorts.open(config.devicePorts(), pool);
+            ports = DpdkPorts.open(config.devicePorts(), pool, config.hardwarePfc());
             EthPort[] ethByPort = new EthPort[config.ports().size()];
             for (int i = 0, d = 0; i < ethByPort.length; i++) {
                 SwitchConfig.Port port = config.ports().get(i);
@@ -293,10 +297,15 @@ public final class DpdkSwitch {
             }
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
             sw.recorder = recorder;
+            reservation = reserveWorkerCpus(config);
+            sw.reservation = reservation;
             sw.startCore(config);
             describeWorkers(config, sw.group.cores(), log);
             return sw;
         } catch (RuntimeException e) {
+            if (reservation != null) {
+                reservation.close();
+            }
             if (ports != null) {
                 ports.close();
             }
@@ -322,7 +331,9 @@ public final class DpdkSwitch {
 
     private void runWorker(CoreWorker w, String cpus) {
         try {
-            if (cpus != null) {
+            if (cpus != null && reservation != null) {
+                reservation.enterWorker(cpus);
+            } else if (cpus != null) {
                 ThreadAffinity.pinCurrentThread(cpus);
             }
             Eal.registerThread();      // an lcore id of its own: the pool's per-lcore cache serves its allocs and frees
@@ -331,7 +342,48 @@ public final class DpdkSwitch {
             failure.compareAndSet(null, t);
         } finally {
             Eal.unregisterThread();
+            if (cpus != null && reservation != null) {
+                reservation.leaveWorker();
+            }
         }
+    }
+
+    /**
+     * The CPUs the configuration pins workers to, with every other thread of this process kept off
+     * them ({@link CpuReservation}); null when no worker is pinned or the workers' CPUs are all there are.
+     */
+    private static CpuReservation reserveWorkerCpus(SwitchConfig config) {
+        BitSet cpus = workerCpus(config);
+        BitSet others = ThreadAffinity.onlineCpus();
+        others.andNot(cpus);
+        return cpus.isEmpty() || others.isEmpty() ? null : CpuReservation.reserve(cpus);
+    }
+
+    /** The union of the CPUs the configuration pins workers to (empty: none pinned). */
+    public static BitSet workerCpus(SwitchConfig config) {
+        BitSet cpus = new BitSet();
+        for (SwitchConfig.Worker w : config.workers()) {
+            if (w.cpus() != null) {
+                cpus.or(ThreadAffinity.parseCpuList(w.cpus()));
+            }
+        }
+        return cpus;
+    }
+
+    /** What {@link #reserveWorkerCpus} does with this configuration on this machine, in one phrase; null: nothing pinned. */
+    static String describeReservation(SwitchConfig config) {
+        BitSet cpus = workerCpus(config);
+        if (cpus.isEmpty()) {
+            return null;
+        }
+        BitSet others = ThreadAffinity.onlineCpus();
+        others.andNot(cpus);
+        if (others.isEmpty()) {
+            return "the workers' CPUs " + ThreadAffinity.format(cpus) + " are every CPU online: the other threads of this"
+                    + " process (control, GC, JIT, emulated hosts) run beside them";
+        }
+        return "CPUs " + ThreadAffinity.format(cpus) + " reserved for the workers: every other thread of this process"
+                + " (control, GC, JIT, emulated hosts, and those started later) kept on CPUs " + ThreadAffinity.format(others);
     }
 
     /**
@@ -381,10 +433,14 @@ public final class DpdkSwitch {
                 ? ", sleeps up to " + config.idleSleepNanos() / 1000 + " us when idle (poll.idleSleep)" : ", polls without pause";
         CpuIsolation isolation = CpuIsolation.ofThisMachine();
         List<SwitchConfig.Worker> workers = config.workers();
+        String reserved = describeReservation(config);
         if (workers.size() == 1) {
             String cpus = workers.getFirst().cpus();
             log.accept("worker: one poll-mode thread owns the switch core and every port" + sleep + "; "
                     + isolation.describe(cpus));
+            if (reserved != null) {
+                log.accept("cpus: " + reserved);
+            }
             return;
         }
         int[] workerOf = config.workerOf();
@@ -397,6 +453,9 @@ public final class DpdkSwitch {
             }
             log.accept("worker " + w + ": owns " + String.join(", ", owned) + sleep + "; "
                     + isolation.describe(workers.get(w).cpus()));
+        }
+        if (reserved != null) {
+            log.accept("cpus: " + reserved);
         }
         if (cores != null) {
             log.accept("workers: " + workers.size() + " share one buffer; frames cross between them on rings; "
@@ -505,6 +564,20 @@ public final class DpdkSwitch {
         return stopped ? shutdown.nicStats().get(port).rxMissed() : eth.stats().rxMissed();   // ports closed: as they last were
     }
 
+    /**
+     * Mbufs out of the packet pool now: in rx and tx rings, queued in the buffer, in the workers'
+     * hands (0 once stopped with all returned). Control plane: one native call; a running worker's
+     * per-lcore cache makes it a moment's count, not an exact one.
+     */
+    public synchronized int mbufsInUse() {
+        return stopped ? shutdown.mbufsInUse() : pool.inUseCount();
+    }
+
+    /** The packet pool's size in mbufs. */
+    public int poolSize() {
+        return pool.size();
+    }
+
     /** Times the core needed an mbuf (PFC frame, flood copy) and the pool was empty. */
     public long allocationFailures() {
         long n = 0;
@@ -605,6 +678,9 @@ public final class DpdkSwitch {
         }
         int queued = stopCore() + queuedAtReplace;
         stopped = true;
+        if (reservation != null) {
+            reservation.close();
+        }
         long drained = ports.drainRx();
         List<EthStats> nicStats = new ArrayList<>();
         for (EthPort p : ethByPort) {

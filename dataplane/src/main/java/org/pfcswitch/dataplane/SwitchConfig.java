@@ -22,7 +22,38 @@ import org.pfcswitch.core.CoreConfig;
  * @param idleSleepNanos 0: the worker polls without pause (a core of its own); otherwise, after a pass
  *                       with nothing to do, it sleeps up to this long (never past its next timer)
  */
-public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, CoreConfig core, long idleSleepNanos) {
+public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, CoreConfig core, long idleSleepNanos,
+                           HardwarePfc hardwarePfc) {
+
+    /** Without a hardware PFC backstop. */
+    public SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, CoreConfig core, long idleSleepNanos) {
+        this(eal, ports, workers, core, idleSleepNanos, null);
+    }
+
+    /**
+     * A backstop behind the switch's software PFC on NICs that can pause in hardware: each device
+     * port's NIC sends PFC XOFF for each lossless priority once its own receive buffer holds
+     * {@code highWaterKib}, XON below {@code lowWaterKib}, {@code pauseQuanta} per XOFF
+     * ({@code pfc.hardwareBackstop}; {@code rte_eth_dev_priority_flow_ctrl_set}).
+     *
+     * @param priorities bit i: priority i is lossless
+     */
+    public record HardwarePfc(int priorities, int highWaterKib, int lowWaterKib, int pauseQuanta) {
+
+        /** One call of the NIC's priority flow control: its priority and what it is given. */
+        public record Call(int priority, int highWaterKib, int lowWaterKib, int pauseQuanta) {}
+
+        /** The calls every device port's NIC gets, one per lossless priority. */
+        public List<Call> calls() {
+            List<Call> calls = new java.util.ArrayList<>();
+            for (int p = 0; p < 8; p++) {
+                if ((priorities >> p & 1) != 0) {
+                    calls.add(new Call(p, highWaterKib, lowWaterKib, pauseQuanta));
+                }
+            }
+            return calls;
+        }
+    }
 
     public SwitchConfig {
         ports = List.copyOf(ports);
@@ -136,12 +167,12 @@ public record SwitchConfig(Eal eal, List<Port> ports, List<Worker> workers, Core
 
     /** The same switch under another buffer-admission scheme. */
     public SwitchConfig withScheme(String scheme) {
-        return new SwitchConfig(eal, ports, workers, core.withScheme(scheme), idleSleepNanos);
+        return new SwitchConfig(eal, ports, workers, core.withScheme(scheme), idleSleepNanos, hardwarePfc);
     }
 
     /** The same switch with shadow schemes beside the active one ({@link CoreConfig#shadows}; empty: none). */
     public SwitchConfig withShadows(List<String> shadows) {
-        return new SwitchConfig(eal, ports, workers, core.withShadows(shadows), idleSleepNanos);
+        return new SwitchConfig(eal, ports, workers, core.withShadows(shadows), idleSleepNanos, hardwarePfc);
     }
 
     /** The ports with a device (DPDK opens these), in switch-port order. */

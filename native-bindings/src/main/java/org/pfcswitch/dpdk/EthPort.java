@@ -340,6 +340,28 @@ public final class EthPort {
         return DpdkException.check(Shim.ethMacCtrlFrameFwd(id, enable), "rte_eth_dev_flow_ctrl_get/set", id) == 1;
     }
 
+    /**
+     * Has the NIC send PFC XOFF for {@code priority} from its own receive buffer once it holds
+     * {@code highWater} (XON below {@code lowWater}; units as the PMD takes them, KiB for ixgbe),
+     * {@code pauseQuanta} per XOFF ({@code rte_eth_dev_priority_flow_ctrl_set}, transmit side only).
+     *
+     * @return false if the PMD cannot (ENOTSUP or ENOSYS), e.g. net_null, net_af_packet, and, in
+     *         DPDK 22.11, i40e and ice, whose PFC comes with DCB
+     * @throws DpdkException for any other failure (bad thresholds for this NIC)
+     */
+    public boolean hardwarePriorityPause(int priority, int highWater, int lowWater, int pauseQuanta) {
+        Eal.requireRunning();
+        int ret = Shim.ethPriorityFlowCtrlSet(id, priority, highWater, lowWater, pauseQuanta);
+        if (ret == -ENOTSUP || ret == -ENOSYS) {
+            return false;
+        }
+        DpdkException.check(ret, "rte_eth_dev_priority_flow_ctrl_set", id);
+        return true;
+    }
+
+    private static final int ENOSYS = 38;
+    private static final int ENOTSUP = 95;
+
     // ---------------------------------------------------------------- fast path
 
     /**

@@ -74,6 +74,8 @@ final class Shim {
     private static final MethodHandle ETH_NEXT_PORT = call("pfc_eth_next_port", JAVA_INT, JAVA_INT);
     private static final MethodHandle ETH_SOCKET = call("pfc_eth_socket", JAVA_INT, JAVA_INT);
     private static final MethodHandle ETH_MAC_CTRL_FRAME_FWD = call("pfc_eth_mac_ctrl_frame_fwd", JAVA_INT, JAVA_INT, JAVA_INT);
+    private static final MethodHandle ETH_PRIORITY_FLOW_CTRL_SET = call("pfc_eth_priority_flow_ctrl_set", JAVA_INT, JAVA_INT,
+            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
     private static final MethodHandle VDEV_CREATE = call("pfc_vdev_create", JAVA_INT, ADDRESS, ADDRESS);
     private static final MethodHandle VDEV_REMOVE = call("pfc_vdev_remove", JAVA_INT, ADDRESS);
     private static final MethodHandle RING_CREATE = call("pfc_ring_create", JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS);
@@ -425,6 +427,14 @@ final class Shim {
     static int ethMacCtrlFrameFwd(int port, boolean enable) {
         try {
             return (int) ETH_MAC_CTRL_FRAME_FWD.invokeExact(port, enable ? 1 : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int ethPriorityFlowCtrlSet(int port, int priority, int highWater, int lowWater, int pauseQuanta) {
+        try {
+            return (int) ETH_PRIORITY_FLOW_CTRL_SET.invokeExact(port, priority, highWater, lowWater, pauseQuanta);
         } catch (Throwable t) {
             throw rethrow(t);
         }

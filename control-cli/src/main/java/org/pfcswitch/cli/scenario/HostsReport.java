@@ -41,6 +41,28 @@ public record HostsReport(String scenario, String testbed, LiveResult result) {
                     h.framesReceived(), h.pfcFramesReceived(), h.pauseFramesReceived(), h.pausedNanos() / 1e6, h.cnpsSent(),
                     h.cnpsReceived(), h.acksSent(), h.malformedFrames(), h.foreignFrames(), h.kernelDrops(), h.framesLost());
         }
+        long missing = 0;
+        int flowsWithGaps = 0;
+        for (int id = 0; id < r.flows().count(); id++) {
+            missing += r.flows().missingPackets(id);
+            flowsWithGaps += r.flows().missingPackets(id) > 0 ? 1 : 0;
+        }
+        out.println();
+        out.println(lossLine(missing, flowsWithGaps));
+    }
+
+    /**
+     * What a user reading only this command's output must know: whether packets were lost between
+     * the hosts. The hosts' own columns count only their sockets; a frame the switch dropped (in its
+     * buffer or its ports' rx rings) shows only as a PSN that never reached its receiver.
+     */
+    static String lossLine(long missingPackets, int flowsWithGaps) {
+        if (missingPackets <= 0) {
+            return "packets lost between the hosts: none (no PSN missing at any receiver)";
+        }
+        return String.format(Locale.ROOT, "packets lost between the hosts: %,d PSNs of %d flows never reached their receivers"
+                + " (dropped by the switch, in its ports' rx rings or by the kernel; a lossless class should lose none: the"
+                + " switch's log, 'show ports' and /metrics say where)", missingPackets, flowsWithGaps);
     }
 
     public String json() {

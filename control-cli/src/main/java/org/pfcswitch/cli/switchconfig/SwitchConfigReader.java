@@ -18,6 +18,7 @@ import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Device;
 import org.pfcswitch.dataplane.DpdkSwitch;
+import org.pfcswitch.dataplane.RxRing;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.DeadlockConfig;
@@ -65,10 +66,14 @@ import org.pfcswitch.mmu.MmuConfig;
  * mmu: {...}                 # the mmu: section of MmuConfigLoader (as in a scenario), without ports:
  *                            # its ports are the ports: above; absent = all defaults (16 MiB, dt, priority 3 lossless)
  * pfc: {pauseQuanta: 65535}  # quanta of each XOFF the switch sends
+ *   # hardwareBackstop: {highWater: 96KiB, lowWater: 64KiB}   # each NIC also sends PFC for the lossless
+ *   #   priorities from its own rx buffer (ixgbe; refused at start by a NIC that cannot)
  * pfcwd: {detection: 200ms, restoration: 400ms, action: drop}   # PFC watchdog; off when absent
  * deadlock: {check: 10ms, persist: 100ms, grace: 50ms}   # PFC deadlock detection (these defaults
  *                                           # when absent); enabled: false turns it off
  * poll: {idleSleep: 0}       # 0: the worker polls without pause; 20us: sleeps up to 20 us after an idle pass
+ *                            # rxStall: 20ms grows each port's rx ring (af_packet framecnt, else rxDescriptors)
+ *                            # to hold that long a worker stall at the port's speed
  * testbed: ...               # read by TestbedConfigReader; ignored here
  * </pre>
  */
@@ -119,17 +124,73 @@ public final class SwitchConfigReader {
                 core.portMac(i, ports.get(i).mac());     // device ports without one get the device's at start
             }
         }
-        core.pauseQuanta(root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta")
-                .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA));
+        int pauseQuanta = root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta", "hardwareBackstop")
+                .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA);
+        core.pauseQuanta(pauseQuanta);
         core.pfcwd(org.pfcswitch.testbed.config.PfcWatchdogLoader.read(root));
         core.deadlock(deadlock(root, workers.size()));
-        long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep").nanos("idleSleep", 0)).orElse(0L);
+        long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep", "rxStall").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");
         }
-        SwitchConfig config = new SwitchConfig(eal, ports, workers, core.build(), idleSleep);
+        SwitchConfig config = new SwitchConfig(eal, ringsForStall(root, eal, ports), workers, core.build(), idleSleep,
+                hardwarePfc(root, mmu, pauseQuanta));
         checkMbufs(root, config);
         return config;
+    }
+
+    /**
+     * {@code pfc.hardwareBackstop: {highWater: 96KiB, lowWater: 64KiB}}: each NIC also sends PFC for
+     * the lossless priorities from its own receive buffer (null when absent).
+     */
+    private static SwitchConfig.HardwarePfc hardwarePfc(ConfigNode root, MmuConfig mmu, int pauseQuanta) {
+        if (!root.has("pfc") || !root.child("pfc").has("hardwareBackstop")) {
+            return null;
+        }
+        ConfigNode b = root.child("pfc").child("hardwareBackstop").allowOnly("highWater", "lowWater");
+        long high = b.bytes("highWater");
+        long low = b.bytes("lowWater");
+        if (high < 1024 || high > (1L << 30)) {
+            throw b.error("highWater", "must be from 1KiB to 1GiB of the NIC's receive buffer, got " + high + " B");
+        }
+        if (low < 0 || low >= high) {
+            throw b.error("lowWater", "must be below highWater (" + high + " B), got " + low + " B");
+        }
+        int priorities = 0;
+        for (int p = 0; p < MmuConfig.PRIORITIES; p++) {
+            priorities |= mmu.isLossless(p) ? 1 << p : 0;
+        }
+        return new SwitchConfig.HardwarePfc(priorities, (int) (high / 1024), (int) (low / 1024), pauseQuanta);
+    }
+
+    /**
+     * {@code poll.rxStall}: the worker stall every port's rx ring must ride out at its speed
+     * ({@link RxRing#sizedFor}); the rings it grows must fit a packet pool that {@code eal.mbufs} fixes.
+     */
+    private static List<SwitchConfig.Port> ringsForStall(ConfigNode root, SwitchConfig.Eal eal, List<SwitchConfig.Port> ports) {
+        if (!root.has("poll") || !root.child("poll").has("rxStall")) {
+            return ports;
+        }
+        ConfigNode poll = root.child("poll");
+        long stall = poll.nanos("rxStall");
+        if (stall <= 0 || stall > 1_000_000_000L) {
+            throw poll.error("rxStall", "must be more than 0 and at most 1s, got " + stall + " ns");
+        }
+        List<SwitchConfig.Port> sized;
+        try {
+            sized = RxRing.sizedFor(ports, stall);
+        } catch (IllegalArgumentException e) {
+            throw poll.error("rxStall", e.getMessage());
+        }
+        long descriptors = 0;
+        for (SwitchConfig.Port p : sized) {
+            descriptors += p.isClone() ? 0 : p.rxDescriptors() + p.txDescriptors();
+        }
+        if (eal.mbufs() > 0 && descriptors >= eal.mbufs()) {
+            throw poll.error("rxStall", "the rings it sizes hold " + descriptors + " mbufs, as many as eal.mbufs ("
+                    + eal.mbufs() + ") or more: raise eal.mbufs or drop it (the pool is then sized from the rings)");
+        }
+        return sized;
     }
 
     /** An explicit {@code eal.mbufs} must at least fill the rings it feeds, or the switch would start and receive nothing. */

@@ -1,6 +1,7 @@
 package org.pfcswitch.cli.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
@@ -32,5 +33,14 @@ class HostsReportTest {
                 + "\"pauseFramesReceived\":4,\"pausedNs\":5,\"cnpsSent\":6,\"cnpsReceived\":7,\"acksSent\":8,"
                 + "\"malformedFrames\":9,\"foreignFrames\":10,\"kernelDrops\":11,\"framesLost\":12}},\"flows\":[]}",
                 new HostsReport("s", "tb.yaml", r).json());
+    }
+
+    @Test
+    void theSummarySaysWhenPacketsWereLostBetweenTheHostsThoughTheirSocketsLostNone() {
+        assertEquals("packets lost between the hosts: none (no PSN missing at any receiver)", HostsReport.lossLine(0, 0));
+        String lost = HostsReport.lossLine(1_000_000, 7);
+        assertTrue(lost.startsWith("packets lost between the hosts: 1,000,000 PSNs of 7 flows never reached their receivers"),
+                lost);
+        assertTrue(lost.contains("rx rings"), lost);
     }
 }
