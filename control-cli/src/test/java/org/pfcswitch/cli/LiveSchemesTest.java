@@ -170,8 +170,8 @@ class LiveSchemesTest {
                 + " out of PSN order; " + log.lines().filter(l -> l.contains("poll-loop stalls"))
                 .map(l -> l.substring(Math.min(13, l.length()))).toList() + "; " + attribution);
         if (LOSSLESS.contains(scheme)) {
-            long wireDrops = LosslessJudgement.attributed("LiveSchemesTest " + scheme, scheme, attribution + "\n" + what);
-            if (wireDrops == 0) {
+            long toleratedDrops = LosslessJudgement.attributed("LiveSchemesTest " + scheme, scheme, attribution + "\n" + what);
+            if (toleratedDrops == 0) {
                 assertTrue(log.contains("lossless violations 0"), what);
                 // The switch dropped nothing: a PSN missing at a receiver is then a frame lost on the
                 // emulated wires, which the kernel counted (in a socket, a switch port's rx ring or a
