@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.pfcswitch.cli.control.IdleDriver;
 import org.pfcswitch.cli.control.SwitchMetrics;
 import org.pfcswitch.core.CoreSnapshot;
 
@@ -67,22 +68,7 @@ final class ExportedMetrics {
     private static String scrape() {
         CoreSnapshot snap = new CoreSnapshot(2);
         snap.scheme = "dt";
-        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), new SwitchMetrics.Driver() {
-            @Override
-            public long txRefused(int port) {
-                return 0;
-            }
-
-            @Override
-            public long rxMissed(int port) {
-                return 0;
-            }
-
-            @Override
-            public long stalls(int bucket) {
-                return 0;
-            }
-        }, true, List.of("dsh"));
+        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), IdleDriver.INSTANCE, true, List.of("dsh"));
         metrics.addProcessMetrics();
         String text = metrics.scrape();
         long deadline = System.nanoTime() + 10_000_000_000L;

@@ -14,28 +14,11 @@ import org.pfcswitch.core.CoreSnapshot;
 /** pfcswitch_build_info, the JVM and process meters, and PFC frames counted once per frame. */
 class ProcessMetricsTest {
 
-    private static final SwitchMetrics.Driver NO_DRIVER = new SwitchMetrics.Driver() {
-        @Override
-        public long txRefused(int port) {
-            return 0;
-        }
-
-        @Override
-        public long rxMissed(int port) {
-            return 0;
-        }
-
-        @Override
-        public long stalls(int bucket) {
-            return 0;
-        }
-    };
-
     @Test
     void buildInfoCarriesTheProjectVersionAndFollowsTheScheme() {
         CoreSnapshot snap = new CoreSnapshot(2);
         snap.scheme = "dt";
-        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), NO_DRIVER);
+        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), IdleDriver.INSTANCE);
         assertFalse(metrics.scrape().contains("pfcswitch_build_info"), "only when the control server adds it");
         metrics.addProcessMetrics();
         metrics.addProcessMetrics();                   // once: a second call binds nothing twice
@@ -63,7 +46,7 @@ class ProcessMetricsTest {
     void theScrapeWithProcessMetricsPassesPromtool() throws Exception {
         CoreSnapshot snap = new CoreSnapshot(2);
         snap.scheme = "dt";
-        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), NO_DRIVER, true, List.of("dsh"));
+        SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), IdleDriver.INSTANCE, true, List.of("dsh"));
         metrics.addProcessMetrics();
         Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
         promtool.getOutputStream().write(metrics.scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -83,7 +66,7 @@ class ProcessMetricsTest {
         }
         snap.counters.pfcFramesTx[1] = 1;
         snap.counters.pfcFramesRx[0] = 3;
-        String text = new SwitchMetrics(snap, List.of("a", "b"), NO_DRIVER).scrape();
+        String text = new SwitchMetrics(snap, List.of("a", "b"), IdleDriver.INSTANCE).scrape();
         assertTrue(text.contains("pfcswitch_pfc_frames_sent_total{port=\"b\"} 1.0\n"), text);
         assertTrue(text.contains("pfcswitch_pfc_frames_received_total{port=\"a\"} 3.0\n"), text);
         assertTrue(text.contains("pfcswitch_pfc_pause_sent_total{port=\"b\",priority=\"7\"} 1.0\n"), "and once per priority beside it");
