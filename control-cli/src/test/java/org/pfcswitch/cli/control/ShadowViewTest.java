@@ -27,12 +27,6 @@ class ShadowViewTest {
 
     private static final Path DSH = Path.of("..", "testbed-configs", "scenarios", "dsh-collateral.yaml");
 
-    private static final SwitchMetrics.Driver NO_DRIVER = new SwitchMetrics.Driver() {
-        @Override public long txRefused(int port) { return 0; }
-        @Override public long rxMissed(int port) { return 0; }
-        @Override public long stalls(int bucket) { return 0; }
-    };
-
     private record Captured(Scenario scenario, CoreSnapshot snapshot, List<String> ports) {}
 
     private static Captured run(List<String> shadows) {
@@ -51,7 +45,7 @@ class ShadowViewTest {
     @Test
     void showShadowPutsTheActiveSchemeBesideItsShadows() throws Exception {
         Captured c = run(List.of("dt", "st", "dsh"));
-        StatusViews views = new StatusViews(c.snapshot(), c.ports(), NO_DRIVER, c.scenario().mmu());
+        StatusViews views = new StatusViews(c.snapshot(), c.ports(), IdleDriver.INSTANCE, c.scenario().mmu());
         JsonNode doc = new ObjectMapper().readTree(views.json("shadow"));
         assertEquals("shadow", doc.get("view").asText());
         assertTrue(doc.get("enabled").asBoolean());
@@ -75,7 +69,7 @@ class ShadowViewTest {
     @Test
     void metricsLabelEachShadowByScheme() {
         Captured c = run(List.of("dt", "dsh"));
-        String scrape = new SwitchMetrics(c.snapshot(), c.ports(), NO_DRIVER, false, List.of("dt", "dsh")).scrape();
+        String scrape = new SwitchMetrics(c.snapshot(), c.ports(), IdleDriver.INSTANCE, false, List.of("dt", "dsh")).scrape();
         String host = c.ports().getFirst();
         double active = value(scrape, "pfcswitch_xoff_total\\{port=\"" + host + "\",priority=\"3\"\\}");
         double dtShadow = value(scrape, "pfcswitch_shadow_xoff_total\\{port=\"" + host + "\",priority=\"3\",scheme=\"dt\"\\}");
@@ -85,10 +79,10 @@ class ShadowViewTest {
         value(scrape, "pfcswitch_shadow_buffer_max_used_bytes\\{scheme=\"dsh\"\\}");
         assertTrue(value(scrape, "pfcswitch_shadow_buffer_max_used_bytes\\{scheme=\"dt\"\\}") > 0);
 
-        String without = new SwitchMetrics(run(List.of()).snapshot(), c.ports(), NO_DRIVER, false).scrape();
+        String without = new SwitchMetrics(run(List.of()).snapshot(), c.ports(), IdleDriver.INSTANCE, false).scrape();
         assertTrue(!without.contains("pfcswitch_shadow_") && !without.contains("pfcswitch_xoff_total"),
                 "no shadow meters without shadows");
-        assertTrue(new StatusViews(run(List.of()).snapshot(), c.ports(), NO_DRIVER, c.scenario().mmu()).text("shadow")
+        assertTrue(new StatusViews(run(List.of()).snapshot(), c.ports(), IdleDriver.INSTANCE, c.scenario().mmu()).text("shadow")
                 .startsWith("shadow schemes: none"));
     }
 
