@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 import org.pfcswitch.cli.bench.OvsDpdkPeer;
 import org.pfcswitch.cli.bench.ProcStat;
 import org.pfcswitch.cli.bench.TestpmdPeer;
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.codec.PriorityClassifier;
 import org.pfcswitch.dataplane.Frames;
 import org.pfcswitch.dataplane.Hugepages;

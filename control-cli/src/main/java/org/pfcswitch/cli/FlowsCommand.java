@@ -16,7 +16,7 @@ import org.pfcswitch.cli.flows.Ns3FlowFile;
 import org.pfcswitch.cli.flows.Ns3Topology;
 import org.pfcswitch.testbed.FlowList;
 import org.pfcswitch.testbed.Scenario;
-import org.pfcswitch.testbed.config.ConfigException;
+import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.testbed.config.FlowListReader;
 import org.pfcswitch.testbed.config.FlowListWriter;
 import org.pfcswitch.testbed.config.ScenarioLoader;

@@ -1,6 +1,6 @@
 package org.pfcswitch.cli;
 
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.FrameKind;
 import org.pfcswitch.codec.Ipv4;

@@ -8,13 +8,13 @@ import java.util.BitSet;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.testbed.config.ConfigException;
+import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.cli.scenario.HostsReport;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.CpuReservation;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.ThreadAffinity;
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigNode;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.testbed.LiveHosts;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigNode;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.pfcswitch.testbed.config.ConfigException;
+import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.testbed.DropAttribution;
 import org.pfcswitch.testbed.HostSendLog;

@@ -1,7 +1,7 @@
 package org.pfcswitch.cli;
 
-import org.pfcswitch.testbed.config.ConfigNode;
-import org.pfcswitch.testbed.config.MmuConfigLoader;
+import org.pfcswitch.config.ConfigNode;
+import org.pfcswitch.config.MmuConfigLoader;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.MmuExplanation;
 import org.pfcswitch.mmu.Schemes;

@@ -2,7 +2,7 @@ package org.pfcswitch.cli;
 
 import java.util.List;
 
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.mmu.MmuExplanation;
 import org.pfcswitch.mmu.ParameterDoc;
 

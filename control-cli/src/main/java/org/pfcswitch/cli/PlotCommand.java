@@ -189,7 +189,7 @@ final class PlotCommand implements Callable<Integer> {
             return otherwise;
         }
         try {
-            return org.pfcswitch.testbed.config.Units.nanos(value.trim());
+            return org.pfcswitch.config.Units.nanos(value.trim());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
         }

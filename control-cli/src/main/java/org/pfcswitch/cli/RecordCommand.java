@@ -17,7 +17,7 @@ import org.pfcswitch.codec.PcapFormatException;
 import org.pfcswitch.codec.PcapReader;
 import org.pfcswitch.core.record.ArrivalHeader;
 import org.pfcswitch.core.record.ArrivalWriter;
-import org.pfcswitch.testbed.config.Units;
+import org.pfcswitch.config.Units;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -10,9 +10,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.pfcswitch.cli.control.ControlServer;
-import org.pfcswitch.cli.control.ControlToken;
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.control.ControlServer;
+import org.pfcswitch.control.ControlToken;
+import org.pfcswitch.config.ConfigNode;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.SwitchConfig;
@@ -170,7 +170,7 @@ final class RunCommand implements Callable<Integer> {
                     + " forgiven)", d.checkNanos() / 1e6, d.persistNanos() / 1e6, d.graceNanos() / 1e6));
             try {
                 SwitchConfigReader.requireOnlineCpus(root, cfg);
-            } catch (org.pfcswitch.testbed.config.ConfigException e) {
+            } catch (org.pfcswitch.config.ConfigException e) {
                 log("note: " + e.getMessage() + ": the switch will not start on this machine");
             }
             log("configuration OK");

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.control.ControlClient;
-import org.pfcswitch.cli.control.ControlToken;
-import org.pfcswitch.cli.json.JsonInput;
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.cli.client.ControlClient;
+import org.pfcswitch.control.ControlToken;
+import org.pfcswitch.control.json.JsonInput;
+import org.pfcswitch.control.json.JsonOutput;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -5,9 +5,9 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.control.ControlClient;
-import org.pfcswitch.cli.control.FabricDeadlock;
-import org.pfcswitch.cli.control.StatusViews;
+import org.pfcswitch.cli.client.ControlClient;
+import org.pfcswitch.cli.client.FabricDeadlock;
+import org.pfcswitch.control.StatusViews;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,7 +99,7 @@ final class ShowCommand implements Callable<Integer> {
         for (int i = 0; i < clients.size(); i++) {
             String body = clients.get(i).get("/api/v1/show/deadlock?format=json");
             try {
-                views.add(org.pfcswitch.cli.json.JsonInput.read(body));
+                views.add(org.pfcswitch.control.json.JsonInput.read(body));
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException(names.get(i) + ": the answer is not JSON: " + e.getOriginalMessage());
             }

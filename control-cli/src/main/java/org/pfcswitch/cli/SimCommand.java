@@ -12,13 +12,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.cli.sweep.Grid;
 import org.pfcswitch.cli.sweep.ResultTable;
 import org.pfcswitch.cli.sweep.Row;
 import org.pfcswitch.cli.sweep.RunPool;
 import org.pfcswitch.cli.sweep.ShardFile;
-import org.pfcswitch.testbed.config.ConfigException;
+import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.cli.scenario.SimReport;
 import org.pfcswitch.testbed.Scenario;

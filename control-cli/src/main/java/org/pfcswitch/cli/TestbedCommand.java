@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigNode;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
 import org.pfcswitch.codec.MacAddress;

@@ -1,6 +1,6 @@
 package org.pfcswitch.cli;
 
-import org.pfcswitch.testbed.config.Units;
+import org.pfcswitch.config.Units;
 
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;

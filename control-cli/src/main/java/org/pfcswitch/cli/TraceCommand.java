@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.cli.control.ControlClient;
-import org.pfcswitch.testbed.config.Units;
+import org.pfcswitch.cli.client.ControlClient;
+import org.pfcswitch.config.Units;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

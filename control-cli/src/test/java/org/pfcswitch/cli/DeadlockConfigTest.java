@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.core.DeadlockConfig;
-import org.pfcswitch.testbed.config.ConfigException;
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigException;
+import org.pfcswitch.config.ConfigNode;
 
 /** The switch config's {@code deadlock:} section: defaults when absent, off on request, bad values named. */
 class DeadlockConfigTest {

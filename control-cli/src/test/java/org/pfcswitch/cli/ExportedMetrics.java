@@ -10,8 +10,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.pfcswitch.cli.control.IdleDriver;
-import org.pfcswitch.cli.control.SwitchMetrics;
+import org.pfcswitch.control.IdleDriver;
+import org.pfcswitch.control.SwitchMetrics;
 import org.pfcswitch.core.CoreSnapshot;
 
 /**

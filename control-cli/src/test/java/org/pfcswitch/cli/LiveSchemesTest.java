@@ -17,7 +17,7 @@ import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.CpuReservation;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.dataplane.ThreadAffinity;
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigNode;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.HostSendLog;

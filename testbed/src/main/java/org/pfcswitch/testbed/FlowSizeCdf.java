@@ -25,7 +25,7 @@ public final class FlowSizeCdf {
 
     /** Reads a CDF file; errors name the file and the line. */
     public static FlowSizeCdf load(Path file) {
-        return parse(file.toString(), org.pfcswitch.testbed.config.ConfigText.read(file).lines().toList());
+        return parse(file.toString(), org.pfcswitch.config.ConfigText.read(file).lines().toList());
     }
 
     public static FlowSizeCdf parse(String name, List<String> lines) {

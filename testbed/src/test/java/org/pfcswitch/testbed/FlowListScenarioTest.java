@@ -11,7 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pfcswitch.testbed.config.ConfigException;
+import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.testbed.config.ScenarioLoader;
 
 /**

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.testbed.FlowRecords;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.SchemeResult;

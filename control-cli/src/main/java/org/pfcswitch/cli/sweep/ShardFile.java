@@ -12,8 +12,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.pfcswitch.cli.json.JsonInput;
-import org.pfcswitch.cli.json.JsonOutput;
+import org.pfcswitch.control.json.JsonInput;
+import org.pfcswitch.control.json.JsonOutput;
 
 /**
  * The rows of one shard of a grid in one file, {@code shard-I-of-N.json}:

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.pfcswitch.testbed.config.ConfigException;
-import org.pfcswitch.testbed.config.ConfigNode;
-import org.pfcswitch.testbed.config.MmuConfigLoader;
+import org.pfcswitch.config.ConfigException;
+import org.pfcswitch.config.ConfigNode;
+import org.pfcswitch.config.MmuConfigLoader;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.codec.PriorityClassifier;
@@ -127,7 +127,7 @@ public final class SwitchConfigReader {
         int pauseQuanta = root.optionalChild("pfc").map(pfc -> pfc.allowOnly("pauseQuanta", "hardwareBackstop")
                 .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA);
         core.pauseQuanta(pauseQuanta);
-        core.pfcwd(org.pfcswitch.testbed.config.PfcWatchdogLoader.read(root));
+        core.pfcwd(org.pfcswitch.config.PfcWatchdogLoader.read(root));
         core.deadlock(deadlock(root, workers.size()));
         long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep", "rxStall").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {

@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigNode;
 import org.pfcswitch.codec.MacAddress;
 import org.pfcswitch.dataplane.Device;
 import org.pfcswitch.dataplane.SwitchConfig;

@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.dataplane.SwitchConfig.HardwarePfc.Call;
-import org.pfcswitch.testbed.config.ConfigException;
-import org.pfcswitch.testbed.config.ConfigNode;
+import org.pfcswitch.config.ConfigException;
+import org.pfcswitch.config.ConfigNode;
 
 /**
  * {@code pfc.hardwareBackstop}: the calls each NIC gets (one per lossless priority, its thresholds

@@ -1,5 +1,7 @@
 package org.pfcswitch.testbed.config;
 
+import org.pfcswitch.config.Units;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;

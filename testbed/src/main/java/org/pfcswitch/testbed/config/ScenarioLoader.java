@@ -1,5 +1,12 @@
 package org.pfcswitch.testbed.config;
 
+import org.pfcswitch.config.ConfigException;
+import org.pfcswitch.config.ConfigNode;
+import org.pfcswitch.config.MmuConfigLoader;
+import org.pfcswitch.config.PfcWatchdogLoader;
+import org.pfcswitch.config.Units;
+import org.pfcswitch.config.YamlLoader;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -264,7 +271,7 @@ public final class ScenarioLoader {
                 bins = new ArrayList<>();
                 for (String b : r.strings("fctBins")) {
                     try {
-                        bins.add(org.pfcswitch.testbed.config.Units.bytes(b));
+                        bins.add(org.pfcswitch.config.Units.bytes(b));
                     } catch (IllegalArgumentException e) {
                         throw r.error("fctBins", e.getMessage());
                     }

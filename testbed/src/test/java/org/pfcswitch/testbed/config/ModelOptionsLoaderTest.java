@@ -1,5 +1,7 @@
 package org.pfcswitch.testbed.config;
 
+import org.pfcswitch.config.ConfigException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
