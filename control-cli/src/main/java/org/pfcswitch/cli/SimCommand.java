@@ -5,32 +5,36 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
-import org.pfcswitch.control.json.JsonOutput;
+import org.pfcswitch.cli.scenario.FigureFormat;
+import org.pfcswitch.cli.scenario.SimReport;
 import org.pfcswitch.cli.sweep.Grid;
 import org.pfcswitch.cli.sweep.ResultTable;
 import org.pfcswitch.cli.sweep.Row;
 import org.pfcswitch.cli.sweep.RunPool;
 import org.pfcswitch.cli.sweep.ShardFile;
 import org.pfcswitch.config.ConfigException;
-import org.pfcswitch.testbed.config.ScenarioLoader;
-import org.pfcswitch.cli.scenario.SimReport;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.ScenarioRunner;
 import org.pfcswitch.testbed.SchemeResult;
-import picocli.CommandLine;
+import org.pfcswitch.testbed.config.ScenarioLoader;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 @Command(name = "sim",
         mixinStandardHelpOptions = true,
@@ -107,9 +111,15 @@ final class SimCommand implements Callable<Integer> {
     Integer seeds;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Write CSV time series, flow records and PNG figures here; with --shard, the shard's "
-                    + "file shard-I-of-N.json.")
+            description = "Write CSV time series, flow records and figures (--figures) here; with --shard, the "
+                    + "shard's file shard-I-of-N.json.")
     Path out;
+
+    @Option(names = "--figures", paramLabel = "FORMAT[,FORMAT...]", split = ",", defaultValue = "png",
+            converter = FigureFormatConverter.class,
+            description = "Formats of the figures --out writes: png (for a screen; the default), svg or pdf (vector, "
+                    + "for a paper); e.g. --figures svg,pdf.")
+    Set<FigureFormat> figures;
 
     @Option(names = "--json", description = "Print one JSON document instead of the table (in a grid: the table "
             + "of --table FILE.json).")
@@ -527,10 +537,23 @@ final class SimCommand implements Callable<Integer> {
             return;
         }
         try {
-            List<Path> files = report.write(dir);
+            List<Path> files = report.write(dir, EnumSet.copyOf(figures));
             spec.commandLine().getErr().println("wrote " + files.size() + " files to " + dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** png, svg or pdf (any case), one clear line for anything else. */
+    static final class FigureFormatConverter implements CommandLine.ITypeConverter<FigureFormat> {
+        @Override
+        public FigureFormat convert(String value) {
+            for (FigureFormat f : FigureFormat.values()) {
+                if (f.extension().equalsIgnoreCase(value.strip())) {
+                    return f;
+                }
+            }
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a figure format: png, svg or pdf");
         }
     }
 }

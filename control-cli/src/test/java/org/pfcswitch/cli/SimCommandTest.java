@@ -141,6 +141,24 @@ class SimCommandTest {
                 + "queue_bytes_R1,paused_R1,gbps_F0,gbps_F1,gbps_fanin", header);
     }
 
+    /** --figures picks the formats --out writes each figure in: vector ones for a paper, and no PNG unless asked. */
+    @Test
+    void figuresAreWrittenInTheFormatsAsked(@TempDir Path out) throws IOException {
+        Cli c = sim("-c", SCENARIOS.resolve("bfc-two-flows.yaml").toString(), "--scheme", "dt", "--set", "duration=200us", "--set", "measure.from=0us", "--set", "measure.to=200us",
+                "--out", out.toString(), "--figures", "svg,PDF");
+        assertEquals(0, c.exitCode(), c.err());
+        assertTrue(Files.readString(out.resolve("dt.svg")).contains("<svg"), "dt.svg is SVG");
+        byte[] pdf = Files.readAllBytes(out.resolve("dt.pdf"));
+        assertEquals("%PDF", new String(pdf, 0, 4, java.nio.charset.StandardCharsets.US_ASCII), "dt.pdf is PDF");
+        assertTrue(Files.exists(out.resolve("throughput-A.svg")) && Files.exists(out.resolve("throughput-A.pdf")));
+        try (var files = Files.list(out)) {
+            assertTrue(files.noneMatch(f -> f.toString().endsWith(".png")), "no PNG unless asked");
+        }
+        Cli bad = sim("-c", SCENARIOS.resolve("bfc-two-flows.yaml").toString(), "--out", out.toString(), "--figures", "eps");
+        assertEquals(2, bad.exitCode(), bad.err());
+        assertTrue(bad.err().lines().findFirst().orElse("").contains("'eps' is not a figure format: png, svg or pdf"), bad.err());
+    }
+
     /**
      * BFC's testbed microbenchmark (claim B11): two line-rate flows into one port. Per-flow
      * backpressure holds the bottleneck queue near one hop's BDP (paper: 15 KB on average), where

@@ -12,6 +12,11 @@ public enum FigureFormat {
     /** Vector graphics as one PDF page: for a paper typeset with LaTeX. */
     PDF;
 
+    /** The file extension, without its dot: png, svg or pdf. */
+    public String extension() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
     /**
      * The format of {@code out}, from its extension.
      *

@@ -90,8 +90,8 @@ public final class LinePlot {
         return new int[] {first, end};
     }
 
-    /** Writes the figure; the format follows {@code out}'s extension (.png, .svg or .pdf). */
-    public void write(Path out) throws IOException {
+    /** Writes the figure to {@code out} and returns it; the format follows its extension (.png, .svg or .pdf). */
+    public Path write(Path out) throws IOException {
         int height = TOP + panels.size() * PANEL_HEIGHT + BOTTOM;
         Canvas c = Canvas.create(out, WIDTH, height);
         c.text(title, LEFT, 24, 15, true, Color.BLACK, Canvas.Anchor.START);
@@ -110,6 +110,7 @@ public final class LinePlot {
             drawPanel(c, panels.get(p), top, time, range, p == panels.size() - 1);
         }
         c.write(out);
+        return out;
     }
 
     /** The shared time axis: its range in nanoseconds since the origin, its unit and tick step in that unit. */

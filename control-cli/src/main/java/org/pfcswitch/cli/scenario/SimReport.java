@@ -6,8 +6,10 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.testbed.FlowRecords;
@@ -16,7 +18,7 @@ import org.pfcswitch.testbed.SchemeResult;
 
 /**
  * Turns the per-scheme results of one scenario into what {@code pfcswitch sim} shows and writes:
- * the comparison table, the JSON document, CSV time series and flow records, PNG figures. Output
+ * the comparison table, the JSON document, CSV time series and flow records, figures (PNG, SVG or PDF). Output
  * depends only on the results (numbers formatted with {@link Locale#ROOT}), so the same run gives
  * the same bytes.
  */
@@ -398,14 +400,25 @@ public final class SimReport {
 
     // ------------------------------------------------------------------ files
 
-    /** Writes {@code timeseries-SCHEME.csv}, {@code flows-SCHEME.csv}, {@code SCHEME.png} and one comparison figure per traffic. */
+    /** {@link #write(Path, Set)} with PNG figures. */
     public List<Path> write(Path dir) throws IOException {
+        return write(dir, EnumSet.of(FigureFormat.PNG));
+    }
+
+    /**
+     * Writes {@code timeseries-SCHEME.csv}, {@code flows-SCHEME.csv}, the figure {@code SCHEME.EXT} and one
+     * comparison figure per traffic ({@code throughput-TRAFFIC.EXT}), each figure once per format.
+     */
+    public List<Path> write(Path dir, Set<FigureFormat> formats) throws IOException {
         Files.createDirectories(dir);
         List<Path> written = new ArrayList<>();
         for (SchemeResult r : results) {
             written.add(writeSeries(dir.resolve("timeseries-" + r.scheme() + ".csv"), r));
             written.add(writeFlows(dir.resolve("flows-" + r.scheme() + ".csv"), r));
-            written.add(schemeFigure(dir.resolve(r.scheme() + ".png"), r));
+            LinePlot figure = schemeFigure(r);
+            for (FigureFormat f : formats) {
+                written.add(figure.write(dir.resolve(r.scheme() + "." + f.extension())));
+            }
         }
         if (!results.isEmpty()) {
             for (int t = 0; t < scenario.traffic().size(); t++) {
@@ -414,10 +427,11 @@ public final class SimReport {
                 for (SchemeResult r : results) {
                     lines.add(new LinePlot.Line(r.scheme(), gbps(r.series().throughputBps()[t])));
                 }
-                Path png = dir.resolve("throughput-" + fileSafe(name) + ".png");
-                new LinePlot(scenario.name() + ": throughput of " + name + " by scheme", results.getFirst().series().timeNanos())
-                        .panel(name + " (Gb/s)", lines).write(png);
-                written.add(png);
+                LinePlot figure = new LinePlot(scenario.name() + ": throughput of " + name + " by scheme",
+                        results.getFirst().series().timeNanos()).panel(name + " (Gb/s)", lines);
+                for (FigureFormat f : formats) {
+                    written.add(figure.write(dir.resolve("throughput-" + fileSafe(name) + "." + f.extension())));
+                }
             }
         }
         return written;
@@ -466,7 +480,7 @@ public final class SimReport {
         return file;
     }
 
-    private Path schemeFigure(Path png, SchemeResult r) throws IOException {
+    private LinePlot schemeFigure(SchemeResult r) {
         SchemeResult.Series s = r.series();
         List<LinePlot.Line> thr = new ArrayList<>();
         for (int t = 0; t < scenario.traffic().size(); t++) {
@@ -489,8 +503,7 @@ public final class SimReport {
         if (!queues.isEmpty()) {
             plot.panel("egress queue (KB)", queues).panel("host paused by PFC (1 = yes)", paused);
         }
-        plot.write(png);
-        return png;
+        return plot;
     }
 
     private static double[] gbps(double[] bps) {
