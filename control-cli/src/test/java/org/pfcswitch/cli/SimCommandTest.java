@@ -362,13 +362,13 @@ class SimCommandTest {
     void badScenarioFilesGetOneLineNamingFileAndKey(@TempDir Path dir) throws IOException {
         String base = Files.readString(Path.of(DSH));
         expectError(dir, base.replace("duration: 1ms", "duration: soon"), "duration: expected a time like 9us");
-        expectError(dir, base.replace("kind: incast", "kind: outcast"), "traffic.fanin.kind: expected flow, flows, incast, poisson, replay or pfcStorm");
+        expectError(dir, base.replace("kind: incast", "kind: outcast"), "traffic.fanin.kind: expected flow, flows, incast, incastLoad, poisson, replay or pfcStorm");
         expectError(dir, base.replace("to: R1, bytes: 64KiB", "to: R9, bytes: 64KiB"), "traffic.fanin.to: no host named 'R9'");
         expectError(dir, base.replace("seed: 1", "seed: 1\nsped: 2"), "sped");
         expectError(dir, base.replace("mtuBytes: 1500", "mtuBytes: 1500\n  ports: {count: 4, speed: 100G}"),
                 "mmu.ports: a scenario's ports are its hosts");
         String ls = Files.readString(SCENARIOS.resolve("leafspine-incast.yaml"));
-        expectError(dir, ls.replace("kind: leafSpine", "kind: fatTree"), "topology.kind: expected leafSpine, ring or single");
+        expectError(dir, ls.replace("kind: leafSpine", "kind: fatTree"), "topology.kind: expected leafSpine, clos, ring or single");
         expectError(dir, ls.replace("to: L1H0", "to: L2H0"), "traffic.F0.to: no host named 'L2H0'");
         expectError(dir, ls.replace("spines: 2", "spines: 2\n  cores: 4"), "cores");
         String nine = Files.readString(Path.of(NINE));

@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Open-loop flow arrivals: each sender starts flows with exponentially distributed gaps, sizes
- * drawn from a CDF, each to a receiver picked uniformly from {@code receivers} (never itself), so
- * that each sender offers {@code load} of its line rate on average: arrival rate per sender =
- * load × rate / (8 × mean size). All arrivals in [start, stop) are drawn before the run.
+ * Open-loop flow arrivals: each sender starts flows with exponentially distributed gaps (or those
+ * of another {@link InterArrivals} of the same mean), sizes drawn from a CDF, each to a receiver
+ * picked uniformly from {@code receivers} (never itself), so that each sender offers {@code load}
+ * of its line rate on average: arrival rate per sender = load × rate / (8 × mean size). With
+ * every host both sender and receiver this is the papers' all-to-all traffic among N hosts. All
+ * arrivals in [start, stop) are drawn before the run.
  */
 public final class PoissonFlows implements Traffic {
 
@@ -20,10 +22,16 @@ public final class PoissonFlows implements Traffic {
     private final double load;
     private final long startNanos;
     private final long stopNanos;
+    private final InterArrivals gaps;
     private final List<Integer> ids = new ArrayList<>();
 
     public PoissonFlows(String name, int[] senders, int[] receivers, int priority, FlowSizeCdf sizes, double load,
                         long startNanos, long stopNanos) {
+        this(name, senders, receivers, priority, sizes, load, startNanos, stopNanos, InterArrivals.POISSON);
+    }
+
+    public PoissonFlows(String name, int[] senders, int[] receivers, int priority, FlowSizeCdf sizes, double load,
+                        long startNanos, long stopNanos, InterArrivals gaps) {
         if (senders.length == 0 || receivers.length == 0 || !(load > 0) || stopNanos <= startNanos) {
             throw new IllegalArgumentException("poisson '" + name + "' needs senders, receivers, load > 0 and stop > start");
         }
@@ -35,6 +43,7 @@ public final class PoissonFlows implements Traffic {
         this.load = load;
         this.startNanos = startNanos;
         this.stopNanos = stopNanos;
+        this.gaps = gaps;
     }
 
     @Override
@@ -51,7 +60,7 @@ public final class PoissonFlows implements Traffic {
             double perNano = load * tb.host(s).rateBps() / (8 * mean) / 1e9;
             double t = startNanos;
             while (true) {
-                t += exponentialGap(random, perNano);
+                t += gaps.gapNanos(random, perNano);
                 if (t >= stopNanos) {
                     break;
                 }
@@ -66,11 +75,6 @@ public final class PoissonFlows implements Traffic {
         for (Arrival a : arrivals) {
             ids.add(tb.addFlow(a.src, a.dst, priority, a.bytes, a.at));
         }
-    }
-
-    /** The gap to the next arrival of a Poisson process with {@code perNano} arrivals per nanosecond. */
-    static double exponentialGap(SplittableRandom random, double perNano) {
-        return -Math.log(1 - random.nextDouble()) / perNano;
     }
 
     private int pickReceiver(int sender, SplittableRandom random) {

@@ -5,6 +5,7 @@ import java.util.List;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.PfcWatchdogConfig;
 import org.pfcswitch.mmu.MmuConfig;
+import org.pfcswitch.testbed.topology.FabricPlan;
 
 /**
  * One experiment on one switch or a leaf-spine ({@link Topology}), independent of the scheme:
@@ -92,18 +93,21 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
     }
 
     /**
-     * The switches: {@code hostsPerLeaf == 0} and {@code ringSwitches == 0} is one switch with every
-     * host on it; {@code hostsPerLeaf > 0} is {@code leaves} leaves with {@code hostsPerLeaf} hosts
-     * each, every leaf cabled to each of {@code spines} spines by a link of {@code fabricBps} and
-     * {@code fabricDelayNanos}; {@code ringSwitches > 0} is a ring of that many switches with one
-     * host each ({@link Testbed#ring}), routed one way round ({@code ringOneWay}) or the short way.
+     * The switches: {@code hostsPerLeaf == 0}, {@code ringSwitches == 0} and no {@code plan} is one
+     * switch with every host on it; {@code hostsPerLeaf > 0} is {@code leaves} leaves with
+     * {@code hostsPerLeaf} hosts each, every leaf cabled to each of {@code spines} spines by a link of
+     * {@code fabricBps} and {@code fabricDelayNanos} (less any failed links); {@code ringSwitches > 0}
+     * is a ring of that many switches with one host each ({@link Testbed#ring}), routed one way round
+     * ({@code ringOneWay}) or the short way. A leaf-spine or Clos has its {@code plan}: cabling and routes.
      */
     public record Topology(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos,
-                           int ringSwitches, boolean ringOneWay) {
-        public static final Topology SINGLE_SWITCH = new Topology(0, 0, 0, 0, 0);
+                           int ringSwitches, boolean ringOneWay, FabricPlan plan) {
+        public static final Topology SINGLE_SWITCH = new Topology(0, 0, 0, 0, 0, 0, false, null);
 
         public Topology(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos) {
-            this(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos, 0, false);
+            this(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos, 0, false,
+                    hostsPerLeaf == 0 ? null : FabricPlan.leafSpine(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos,
+                            List.of()));
         }
 
         public Topology {
@@ -112,13 +116,16 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
                 throw new IllegalArgumentException("a leaf-spine needs >= 1 leaf, spine and host per leaf and fabric "
                         + "links of rate > 0 and delay >= 0");
             }
+            if (hostsPerLeaf != 0 && plan == null) {
+                throw new IllegalArgumentException("a leaf-spine needs its plan");
+            }
             if (ringSwitches != 0 && (ringSwitches < 3 || hostsPerLeaf != 0 || fabricBps <= 0 || fabricDelayNanos < 0)) {
                 throw new IllegalArgumentException("a ring needs >= 3 switches and ring links of rate > 0 and delay >= 0");
             }
         }
 
         public static Topology ring(int switches, boolean oneWay, long linkBps, long linkDelayNanos) {
-            return new Topology(0, 0, 0, linkBps, linkDelayNanos, switches, oneWay);
+            return new Topology(0, 0, 0, linkBps, linkDelayNanos, switches, oneWay, null);
         }
 
         public boolean isRing() {
@@ -129,8 +136,25 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
             return new Topology(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos);
         }
 
+        /** A leaf-spine with the cables {@code failedLinks} ({@code L0-S1}) failed. */
+        public static Topology leafSpine(int leaves, int spines, int hostsPerLeaf, long fabricBps, long fabricDelayNanos,
+                                         List<String> failedLinks) {
+            return new Topology(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos, 0, false,
+                    FabricPlan.leafSpine(leaves, spines, hostsPerLeaf, fabricBps, fabricDelayNanos, failedLinks));
+        }
+
+        /** A three-tier Clos ({@link FabricPlan#clos}). */
+        public static Topology clos(FabricPlan plan) {
+            return new Topology(0, 0, 0, 0, 0, 0, false, plan);
+        }
+
         public boolean isLeafSpine() {
             return hostsPerLeaf > 0;
+        }
+
+        /** A leaf-spine or Clos: switches cabled and routed by {@link #plan}. */
+        public boolean isFabric() {
+            return plan != null;
         }
     }
 
@@ -166,10 +190,9 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
         if (hosts.size() < 2) {
             throw new IllegalArgumentException("a scenario needs at least 2 hosts, got " + hosts.size());
         }
-        if (topology.isLeafSpine() && hosts.size() != topology.leaves() * topology.hostsPerLeaf()) {
-            throw new IllegalArgumentException("a leaf-spine of " + topology.leaves() + " leaves × "
-                    + topology.hostsPerLeaf() + " hosts needs " + topology.leaves() * topology.hostsPerLeaf()
-                    + " hosts, got " + hosts.size());
+        if (topology.isFabric() && hosts.size() != topology.plan().hosts()) {
+            throw new IllegalArgumentException("the fabric has " + topology.plan().hosts() + " hosts, the scenario "
+                    + hosts.size());
         }
         if (topology.isRing() && hosts.size() != topology.ringSwitches()) {
             throw new IllegalArgumentException("a ring of " + topology.ringSwitches() + " switches has as many hosts, got "
@@ -187,7 +210,7 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
             if (src < 0) {
                 continue;
             }
-            if (topology.isLeafSpine() || topology.isRing() || src == i || src >= hosts.size() || hosts.get(src).cloneOf() >= 0
+            if (topology.isFabric() || topology.isRing() || src == i || src >= hosts.size() || hosts.get(src).cloneOf() >= 0
                     || hosts.get(i).clonePfc() == null) {
                 throw new IllegalArgumentException("host " + hosts.get(i).name() + ": a clone port replays another host"
                         + " of the same single switch that is itself no clone");

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.SchemeCounters;
+import org.pfcswitch.testbed.topology.FabricPlan;
 import org.pfcswitch.core.ShadowMmus;
 import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.core.trace.TraceHeader;
@@ -106,7 +107,7 @@ public final class ScenarioRunner {
         }
     }
 
-    /** The switches of {@code s}: {@code switch} alone, or {@code leaf0..} then {@code spine0..} (the testbed's order). */
+    /** The switches of {@code s}: {@code switch} alone, {@code sw0..} of a ring, or a fabric's in its plan's order (leaves, then spines). */
     public static List<String> switchNames(Scenario s) {
         Scenario.Topology topo = s.topology();
         List<String> names = new ArrayList<>();
@@ -116,14 +117,11 @@ public final class ScenarioRunner {
             }
             return names;
         }
-        if (!topo.isLeafSpine()) {
+        if (!topo.isFabric()) {
             return List.of("switch");
         }
-        for (int l = 0; l < topo.leaves(); l++) {
-            names.add("leaf" + l);
-        }
-        for (int sp = 0; sp < topo.spines(); sp++) {
-            names.add("spine" + sp);
+        for (int sw = 0; sw < topo.plan().switches(); sw++) {
+            names.add(topo.plan().switchName(sw));
         }
         return names;
     }
@@ -137,18 +135,13 @@ public final class ScenarioRunner {
             names.add(s.hosts().get(sw).name());
             names.add("sw" + (sw + 1) % n);
             names.add("sw" + (sw + n - 1) % n);
-        } else if (!topo.isLeafSpine()) {
+        } else if (!topo.isFabric()) {
             s.hosts().forEach(h -> names.add(h.name()));
-        } else if (sw < topo.leaves()) {
-            for (int j = 0; j < topo.hostsPerLeaf(); j++) {
-                names.add(s.hosts().get(sw * topo.hostsPerLeaf() + j).name());
-            }
-            for (int sp = 0; sp < topo.spines(); sp++) {
-                names.add("spine" + sp);
-            }
         } else {
-            for (int l = 0; l < topo.leaves(); l++) {
-                names.add("leaf" + l);
+            FabricPlan plan = topo.plan();
+            for (int p = 0; p < plan.ports(sw); p++) {
+                int h = plan.hostAt(sw, p);
+                names.add(h >= 0 ? s.hosts().get(h).name() : plan.switchName(plan.peerSwitch(sw, p)));
             }
         }
         return names;
@@ -339,9 +332,8 @@ public final class ScenarioRunner {
     /** The same with shadow schemes {@code shadows} on every switch. */
     public static Testbed build(Scenario s, String scheme, List<String> shadows) {
         Scenario.Topology topo = s.topology();
-        Testbed.Builder b = (topo.isLeafSpine()
-                ? Testbed.leafSpine(topo.leaves(), topo.spines(), topo.hostsPerLeaf())
-                        .fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
+        Testbed.Builder b = (topo.isFabric()
+                ? Testbed.fabric(topo.plan())
                 : topo.isRing()
                 ? Testbed.ring(topo.ringSwitches(), topo.ringOneWay()).fabricLinks(topo.fabricBps(), topo.fabricDelayNanos())
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())

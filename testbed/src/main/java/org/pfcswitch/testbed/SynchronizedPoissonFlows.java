@@ -87,7 +87,7 @@ public final class SynchronizedPoissonFlows implements Traffic {
         List<Arrival> out = new ArrayList<>();
         double t = startNanos;
         while (true) {
-            t += PoissonFlows.exponentialGap(random, perNano);
+            t += InterArrivals.POISSON.gapNanos(random, perNano);
             if (t >= stopNanos) {
                 return out;
             }

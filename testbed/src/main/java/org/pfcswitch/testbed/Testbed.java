@@ -15,6 +15,7 @@ import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 import org.pfcswitch.mmu.UpstreamPausing;
+import org.pfcswitch.testbed.topology.FabricPlan;
 
 /**
  * A virtual-time testbed: one switch with N emulated RoCEv2 hosts, host i on switch port i over
@@ -38,6 +39,9 @@ import org.pfcswitch.mmu.UpstreamPausing;
  * over its S uplinks, so flows spread over the spines by flow hash while each flow keeps one
  * path; a spine has a static entry per host towards its leaf. Switch i is leaf i for
  * i &lt; L, then spine i - L. Every switch gets the same MMU settings, each with its own ports.
+ * A leaf-spine is one case of {@link #fabric}: any {@link FabricPlan} (a three-tier Clos, failed
+ * cables), each switch with a static entry per host it has one next hop to and an ECMP group
+ * where the plan's shortest paths give several.
  *
  * <p>On one switch a host may be a clone port of another ({@link Builder#cloneOf}): it replays
  * the other's data frames at the same instants, as the SPFC testbed's virtual ports do.
@@ -54,6 +58,8 @@ public final class Testbed implements Hosts {
     private final int[] hostSwitch;
     private final int[] hostPort;
     private final Fabric fabric;
+    /** The cabling and routes of a leaf-spine or Clos, else null. */
+    private FabricPlan plan;
     private final RoceHost[] hosts;
     private final int[] hostNode;
     private final SplittableRandom random;
@@ -68,10 +74,14 @@ public final class Testbed implements Hosts {
     private int[][] peerSwitch;
     private int[][] peerPort;
 
-    /** Leaf-spine shape; {@code hostsPerLeaf == 0} means a single switch. */
+    /**
+     * The switches: one ({@link #SINGLE}), a ring, a leaf-spine of {@code leaves × spines} (its
+     * cabling made into a {@link FabricPlan} at build time, when the fabric links are known), or a
+     * given {@code plan}.
+     */
     private record Fabric(int leaves, int spines, int hostsPerLeaf, long bps, long delayNanos, int ring,
-                          boolean ringOneWay) {
-        static final Fabric SINGLE = new Fabric(0, 0, 0, 0, 0, 0, false);
+                          boolean ringOneWay, FabricPlan plan) {
+        static final Fabric SINGLE = new Fabric(0, 0, 0, 0, 0, 0, false, null);
 
         boolean isRing() {
             return ring > 0;
@@ -120,7 +130,15 @@ public final class Testbed implements Hosts {
                     + " leaves, " + spines + " spines, " + hostsPerLeaf + " hosts per leaf");
         }
         return new Builder(leaves * hostsPerLeaf, new Fabric(leaves, spines, hostsPerLeaf, 100_000_000_000L, 1_000, 0,
-                false));
+                false, null));
+    }
+
+    /**
+     * The switches, cables and routes of {@code plan} (a leaf-spine or Clos with failed links, see
+     * {@link FabricPlan}); host i is the plan's host i, its link set by {@link Builder#link}.
+     */
+    public static Builder fabric(FabricPlan plan) {
+        return new Builder(plan.hosts(), new Fabric(0, 0, 0, 0, 0, 0, false, plan));
     }
 
     /**
@@ -135,7 +153,7 @@ public final class Testbed implements Hosts {
         if (switches < 3) {
             throw new IllegalArgumentException("a ring needs >= 3 switches, got " + switches);
         }
-        return new Builder(switches, new Fabric(0, 0, 0, 100_000_000_000L, 1_000, switches, oneWay));
+        return new Builder(switches, new Fabric(0, 0, 0, 100_000_000_000L, 1_000, switches, oneWay, null));
     }
 
     /**
@@ -160,12 +178,15 @@ public final class Testbed implements Hosts {
         Flow f = newFlow(from, to, priority, bytes, cc, udpSrcPort);
         long ideal;
         long propagation;
-        if (hostSwitch[src] == hostSwitch[dst]) {
+        if (plan != null) {
+            propagation = pathDelayNanos(src, dst);
+            ideal = idealNanos(f, pathRates(src, dst), propagation);
+        } else if (hostSwitch[src] == hostSwitch[dst]) {
             propagation = delayNanos[src] + delayNanos[dst];
             ideal = idealNanos(f, from.rateBps(), to.rateBps(), propagation);
-        } else {
+        } else {                           // a ring: counted as two ring links, whatever the hops
             propagation = delayNanos[src] + delayNanos[dst] + 2 * fabric.delayNanos();
-            ideal = idealNanosViaSpine(f, from.rateBps(), to.rateBps(), fabric.bps(), propagation);
+            ideal = idealNanos(f, new long[] {from.rateBps(), to.rateBps(), fabric.bps(), fabric.bps()}, propagation);
         }
         if (ackReturns) {
             ideal += propagation;          // the FCT ends at the sender: the last ACK's way back (its serialization aside)
@@ -210,32 +231,60 @@ public final class Testbed implements Hosts {
         return new Flow(id, from.index(), to.index(), priority, bytes, payloadMtu, template.destQp(id), cc, sport);
     }
 
-    /**
-     * The flow alone on the idle network: every frame through the slower link, plus the two
-     * propagation delays, plus the last frame's store-and-forward time on the faster link.
-     */
+    /** The flow alone on the idle network through one switch: see {@link #idealNanos(Flow, long[], long)}. */
     static long idealNanos(Flow f, long srcBps, long dstBps, long propagation) {
-        long frames = f.packets();
-        int fullFrame = f.payloadMtu + FRAME_OVERHEAD_BYTES;
-        long wireBytes = f.sizeBytes + frames * (FRAME_OVERHEAD_BYTES + LineRate.WIRE_OVERHEAD_BYTES);
-        long bottleneck = Math.min(srcBps, dstBps);
-        long serialization = (wireBytes * 8 * 1_000_000_000L + bottleneck - 1) / bottleneck;
-        return serialization + propagation + LineRate.nanos(fullFrame, Math.max(srcBps, dstBps));
+        return idealNanos(f, new long[] {srcBps, dstBps}, propagation);
     }
 
     /**
-     * The same through leaf, spine and leaf: every frame through the slowest of the four links,
-     * the four propagation delays, and the last frame's store-and-forward on the other three.
+     * The flow alone on the idle network along links of {@code rates}: every frame through the
+     * slowest link, plus the propagation delays, plus the last frame's store-and-forward time on
+     * every other link.
      */
-    private static long idealNanosViaSpine(Flow f, long srcBps, long dstBps, long fabricBps, long propagation) {
+    static long idealNanos(Flow f, long[] rates, long propagation) {
         long frames = f.packets();
         int fullFrame = f.payloadMtu + FRAME_OVERHEAD_BYTES;
         long wireBytes = f.sizeBytes + frames * (FRAME_OVERHEAD_BYTES + LineRate.WIRE_OVERHEAD_BYTES);
-        long bottleneck = Math.min(Math.min(srcBps, dstBps), fabricBps);
+        long bottleneck = Long.MAX_VALUE;
+        long storeAndForward = 0;
+        for (long r : rates) {
+            bottleneck = Math.min(bottleneck, r);
+            storeAndForward += LineRate.nanos(fullFrame, r);
+        }
         long serialization = (wireBytes * 8 * 1_000_000_000L + bottleneck - 1) / bottleneck;
-        long storeAndForward = LineRate.nanos(fullFrame, srcBps) + LineRate.nanos(fullFrame, dstBps)
-                + 2 * LineRate.nanos(fullFrame, fabricBps) - LineRate.nanos(fullFrame, bottleneck);
-        return serialization + propagation + storeAndForward;
+        return serialization + propagation + storeAndForward - LineRate.nanos(fullFrame, bottleneck);
+    }
+
+    /** The line rates from host {@code src} to host {@code dst} along the first of the plan's routes. */
+    private long[] pathRates(int src, int dst) {
+        long[] rates = new long[2 + pathSwitchLinks(src, dst)];
+        rates[0] = hosts[src].rateBps();
+        rates[1] = hosts[dst].rateBps();
+        int sw = hostSwitch[src];
+        for (int i = 2; i < rates.length; i++) {
+            int port = plan.firstHop(sw, dst);
+            rates[i] = plan.linkBps(sw, port);
+            sw = plan.peerSwitch(sw, port);
+        }
+        return rates;
+    }
+
+    private int pathSwitchLinks(int src, int dst) {
+        int hops = 0;
+        for (int sw = hostSwitch[src]; sw != hostSwitch[dst]; hops++) {
+            sw = plan.peerSwitch(sw, plan.firstHop(sw, dst));
+        }
+        return hops;
+    }
+
+    private long pathDelayNanos(int src, int dst) {
+        long delay = delayNanos[src] + delayNanos[dst];
+        for (int sw = hostSwitch[src]; sw != hostSwitch[dst]; ) {
+            int port = plan.firstHop(sw, dst);
+            delay += plan.linkDelayNanos(sw, port);
+            sw = plan.peerSwitch(sw, port);
+        }
+        return delay;
     }
 
     /** Ethernet, IPv4, UDP, BTH and ICRC around each RDMA WRITE payload (RETH on a message's first packet not counted). */
@@ -320,7 +369,7 @@ public final class Testbed implements Hosts {
         if (fabric.isRing()) {
             return port == 0;
         }
-        return fabric.isLeafSpine() ? sw < fabric.leaves() && port < fabric.hostsPerLeaf() : true;
+        return plan == null || plan.hostAt(sw, port) >= 0;
     }
     @Override
     public RoceHost host(int i) { return hosts[i]; }
@@ -430,13 +479,13 @@ public final class Testbed implements Hosts {
         /** Every leaf-spine link at this rate and one-way propagation delay (leaf-spine only). */
         public Builder fabricLinks(long bps, long delayNs) {
             if (!fabric.isLeafSpine() && !fabric.isRing()) {
-                throw new IllegalStateException("fabricLinks: a single-switch testbed has no fabric");
+                throw new IllegalStateException("fabricLinks: only a leaf-spine or ring made here has fabric links to set");
             }
             if (bps <= 0 || delayNs < 0) {
                 throw new IllegalArgumentException("fabric links need a rate > 0 and a delay >= 0");
             }
             fabric = new Fabric(fabric.leaves(), fabric.spines(), fabric.hostsPerLeaf(), bps, delayNs, fabric.ring(),
-                    fabric.ringOneWay());
+                    fabric.ringOneWay(), null);
             return this;
         }
 
@@ -477,7 +526,7 @@ public final class Testbed implements Hosts {
                 if (src < 0) {
                     continue;
                 }
-                if (fabric.isLeafSpine() || fabric.isRing()) {
+                if (fabric.isLeafSpine() || fabric.isRing() || fabric.plan() != null) {
                     throw new IllegalStateException("clone ports exist on a single switch only");
                 }
                 if (cloneSource[src] >= 0) {
@@ -490,7 +539,11 @@ public final class Testbed implements Hosts {
                 }
             }
             if (fabric.isLeafSpine()) {
-                return buildLeafSpine();
+                return buildPlan(FabricPlan.leafSpine(fabric.leaves(), fabric.spines(), fabric.hostsPerLeaf(), fabric.bps(),
+                        fabric.delayNanos(), List.of()));
+            }
+            if (fabric.plan() != null) {
+                return buildPlan(fabric.plan());
             }
             if (fabric.isRing()) {
                 return buildRing();
@@ -561,50 +614,46 @@ public final class Testbed implements Hosts {
             return 0x0200_0A00_0000L + host;
         }
 
-        /** See the class comment for the cabling and the forwarding entries. */
-        private Testbed buildLeafSpine() {
-            int leaves = fabric.leaves();
-            int spines = fabric.spines();
-            int perLeaf = fabric.hostsPerLeaf();
-            CoreConfig[] configs = new CoreConfig[leaves + spines];
+        /**
+         * The switches of {@code plan} in its order, each port's link from the plan (a host port: its
+         * host's link), a static entry per host on the switch and per remote host with one next hop,
+         * an ECMP group where the plan gives several.
+         */
+        private Testbed buildPlan(FabricPlan plan) {
+            if (plan.hosts() != hostCount) {
+                throw new IllegalArgumentException("the fabric has " + plan.hosts() + " hosts, the testbed " + hostCount);
+            }
+            int n = plan.switches();
+            CoreConfig[] configs = new CoreConfig[n];
             long bufferBytes = 0;
-            for (int l = 0; l < leaves; l++) {
-                int first = l * perLeaf;
-                mmu.ports(1, rateBps[first], delayNanos[first]);
-                for (int j = 1; j < perLeaf; j++) {
-                    mmu.port(rateBps[first + j], delayNanos[first + j]);
-                }
-                int[] uplinks = new int[spines];
-                for (int s = 0; s < spines; s++) {
-                    mmu.port(fabric.bps(), fabric.delayNanos());
-                    uplinks[s] = perLeaf + s;
+            for (int sw = 0; sw < n; sw++) {
+                for (int p = 0; p < plan.ports(sw); p++) {
+                    int h = plan.hostAt(sw, p);
+                    long bps = h >= 0 ? rateBps[h] : plan.linkBps(sw, p);
+                    long delay = h >= 0 ? delayNanos[h] : plan.linkDelayNanos(sw, p);
+                    if (p == 0) {
+                        mmu.ports(1, bps, delay);
+                    } else {
+                        mmu.port(bps, delay);
+                    }
                 }
                 MmuConfig m = headroomQueues.apply(mmu.build());
                 bufferBytes += m.totalBytes();
                 CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
                 for (int h = 0; h < hostCount; h++) {
-                    if (h / perLeaf == l) {
-                        cb.staticMac(hostMac(h), h - first);
-                        cb.senderIgnoresPfc(h - first, ignoresPfc[h]);
+                    int[] ports = plan.route(sw, h);
+                    if (plan.hostSwitch(h) == sw) {
+                        cb.staticMac(hostMac(h), ports[0]);
+                        cb.senderIgnoresPfc(ports[0], ignoresPfc[h]);
+                    } else if (ports.length == 1) {
+                        cb.staticMac(hostMac(h), ports[0]);
                     } else {
-                        cb.ecmpGroup(hostMac(h), uplinks);
+                        cb.ecmpGroup(hostMac(h), ports);
                     }
                 }
                 cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
                 coreSettings.accept(cb);
-                configs[l] = cb.build();
-            }
-            for (int s = 0; s < spines; s++) {
-                mmu.ports(leaves, fabric.bps(), fabric.delayNanos());
-                MmuConfig m = headroomQueues.apply(mmu.build());
-                bufferBytes += m.totalBytes();
-                CoreConfig.Builder cb = CoreConfig.builder(m).learning(false);
-                for (int h = 0; h < hostCount; h++) {
-                    cb.staticMac(hostMac(h), h / perLeaf);
-                }
-                cb.allSchedulers(switchModel.scheduling().portPolicy(controlPriority));   // the model's, unless core() says otherwise
-                coreSettings.accept(cb);
-                configs[leaves + s] = cb.build();
+                configs[sw] = cb.build();
             }
 
             int frameBytes = payloadMtu + 96;
@@ -616,19 +665,28 @@ public final class Testbed implements Hosts {
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
-            SwitchNode[] nodes = new SwitchNode[configs.length];
-            int[] nodeId = new int[configs.length];
-            for (int i = 0; i < configs.length; i++) {           // all switches first: wires need their ids
+            SwitchNode[] nodes = new SwitchNode[n];
+            int[] nodeId = new int[n];
+            for (int i = 0; i < n; i++) {           // all switches first: wires need their ids
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
                 SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
                 nodeId[i] = loop.register(nodes[i]);
                 nodes[i].attach(core, nodeId[i]);
             }
-            for (int l = 0; l < leaves; l++) {
-                for (int s = 0; s < spines; s++) {
-                    int spine = leaves + s;
-                    nodes[l].connect(perLeaf + s, new Wire(loop, switchModel.frameCost(), nodeId[spine], l, fabric.bps(), fabric.delayNanos()));
-                    nodes[spine].connect(l, new Wire(loop, switchModel.frameCost(), nodeId[l], perLeaf + s, fabric.bps(), fabric.delayNanos()));
+            for (int[] c : plan.cables()) {       // both ends of each cable in turn: the order lanes open in
+                nodes[c[0]].connect(c[1], new Wire(loop, switchModel.frameCost(), nodeId[c[2]], c[3],
+                        plan.linkBps(c[0], c[1]), plan.linkDelayNanos(c[0], c[1])));
+                nodes[c[2]].connect(c[3], new Wire(loop, switchModel.frameCost(), nodeId[c[0]], c[1],
+                        plan.linkBps(c[2], c[3]), plan.linkDelayNanos(c[2], c[3])));
+            }
+            int[][] ps = new int[n][];
+            int[][] pp = new int[n][];
+            for (int sw = 0; sw < n; sw++) {
+                ps[sw] = new int[plan.ports(sw)];
+                pp[sw] = new int[plan.ports(sw)];
+                for (int p = 0; p < plan.ports(sw); p++) {
+                    ps[sw][p] = plan.peerSwitch(sw, p);
+                    pp[sw][p] = plan.peerPort(sw, p);
                 }
             }
             RoceHost[] hosts = new RoceHost[hostCount];
@@ -636,8 +694,8 @@ public final class Testbed implements Hosts {
             int[] hostSwitch = new int[hostCount];
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
-                hostSwitch[i] = i / perLeaf;
-                hostPort[i] = i % perLeaf;
+                hostSwitch[i] = plan.hostSwitch(i);
+                hostPort[i] = plan.hostPort(i);
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
                 hostNode[i] = loop.register(hosts[i]);
@@ -650,22 +708,7 @@ public final class Testbed implements Hosts {
             }
             Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
                     payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
-            int[][] ps = new int[configs.length][];
-            int[][] pp = new int[configs.length][];
-            for (int i = 0; i < configs.length; i++) {
-                ps[i] = new int[configs[i].ports()];
-                pp[i] = new int[configs[i].ports()];
-                Arrays.fill(ps[i], -1);
-                Arrays.fill(pp[i], -1);
-            }
-            for (int l = 0; l < leaves; l++) {
-                for (int s = 0; s < spines; s++) {
-                    ps[l][perLeaf + s] = leaves + s;
-                    pp[l][perLeaf + s] = l;
-                    ps[leaves + s][l] = l;
-                    pp[leaves + s][l] = perLeaf + s;
-                }
-            }
+            tb.plan = plan;
             tb.peerSwitch = ps;
             tb.peerPort = pp;
             return tb;

@@ -27,6 +27,10 @@ public final class Ns3Topology {
             throw new IllegalArgumentException("an ns-3 topology is written for a leaf-spine scenario only"
                     + " (topology: {kind: leafSpine, ...}); " + s.name() + " has none");
         }
+        if (!t.plan().failedLinks().isEmpty()) {
+            throw new IllegalArgumentException("an ns-3 topology file lists every leaf-spine cable; " + s.name()
+                    + " has failed links " + String.join(", ", t.plan().failedLinks()));
+        }
         int hosts = s.hosts().size();
         Scenario.Host first = s.hosts().getFirst();
         for (Scenario.Host h : s.hosts()) {

@@ -51,6 +51,11 @@ public final class SimReport {
                             + " PFC pauses count every switch (fabric links too), @host columns what a leaf sent its host%n",
                     topo.leaves(), topo.spines(), topo.hostsPerLeaf(), topo.fabricBps() / 1e9, topo.fabricDelayNanos() / 1e3);
         }
+        if (topo.isFabric()) {
+            String line = topo.plan().describe(scenario.hosts().getFirst().rateBps());
+            out.println(topo.isLeafSpine() ? "leaf-spine " + line
+                    : line + "; PFC pauses count every switch (fabric links too), @host columns what a ToR sent its host");
+        }
         if (topo.isRing()) {
             out.printf(Locale.ROOT, "ring: %d switches sw0..sw%d, one host each on port 0 (port 1 to the next switch, 2 to the"
                             + " previous), routes %s, ring links %.0f Gb/s %.3f us%n", topo.ringSwitches(),
@@ -112,7 +117,7 @@ public final class SimReport {
             out.printf(Locale.ROOT, "traffic Gb/s: all %d traffics together (more than %d: per traffic in --json and --out)%n",
                     scenario.traffic().size(), MAX_TRAFFIC_COLUMNS);
         }
-        if (topo.isLeafSpine()) {
+        if (topo.isFabric()) {
             for (SchemeResult r : results) {
                 StringBuilder line = new StringBuilder("fabric pauses by switch, " + r.scheme() + ":");
                 for (int sw = 0; sw < r.fabricPausesBySwitch().length; sw++) {
@@ -312,7 +317,7 @@ public final class SimReport {
             j.field("pfcXoffEdges", r.xoffEdges());
             byPort(j, "pfcXoffEdgesByPort", r.xoffEdgesByPort());
             byPort(j, "pauseTimeNsByPort", r.pausedNanosByPort());
-            if (scenario.topology().isLeafSpine()) {
+            if (scenario.topology().isFabric()) {
                 j.beginObject("fabricPausesSentBySwitch");
                 for (int sw = 0; sw < r.fabricPausesBySwitch().length; sw++) {
                     j.field(switchName(sw), r.fabricPausesBySwitch()[sw]);
@@ -325,7 +330,7 @@ public final class SimReport {
                         .field("droppedFrames", wd.droppedFrames()).name("events").beginArray();
                 for (SchemeResult.Pfcwd.Event e : wd.events()) {
                     j.beginObject().field("kind", e.kind());
-                    if (scenario.topology().isLeafSpine()) {
+                    if (scenario.topology().isFabric()) {
                         j.field("switch", switchName(e.switchIndex()));
                     }
                     j.field("port", wdPort(e)).field("priority", e.priority()).field("atNs", e.atNanos())
@@ -514,18 +519,17 @@ public final class SimReport {
         return out;
     }
 
-    /** Leaf-spine switch {@code i}: leaves first, then spines (the testbed's numbering). */
+    /** Switch {@code i} by the testbed's numbering: a ring's sw0.., a fabric's leaves (or ToRs, aggregation switches) then spines. */
     private String switchName(int i) {
         if (scenario.topology().isRing()) {
             return "sw" + i;
         }
-        int leaves = scenario.topology().leaves();
-        return i < leaves ? "leaf" + i : "spine" + (i - leaves);
+        return scenario.topology().plan().switchName(i);
     }
 
     /** A watchdog event's port: the host behind it, or (leaf-spine) switch:port as {@code ScenarioRunner.portNames} names it. */
     private String wdPort(SchemeResult.Pfcwd.Event e) {
-        if (!scenario.topology().isLeafSpine() && !scenario.topology().isRing()) {
+        if (!scenario.topology().isFabric() && !scenario.topology().isRing()) {
             return portName(e.port());
         }
         return switchName(e.switchIndex()) + ":" + org.pfcswitch.testbed.ScenarioRunner.portNames(scenario, e.switchIndex()).get(e.port());

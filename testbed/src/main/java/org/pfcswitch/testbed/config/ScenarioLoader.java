@@ -35,6 +35,8 @@ import org.pfcswitch.testbed.SchemeDefaults;
 import org.pfcswitch.testbed.SimModel;
 import org.pfcswitch.testbed.FlowSizeCdf;
 import org.pfcswitch.testbed.Incast;
+import org.pfcswitch.testbed.IncastLoad;
+import org.pfcswitch.testbed.InterArrivals;
 import org.pfcswitch.testbed.PfcStorm;
 import org.pfcswitch.testbed.LongLivedFlow;
 import org.pfcswitch.testbed.PoissonFlows;
@@ -42,6 +44,7 @@ import org.pfcswitch.testbed.Replay;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.SynchronizedPoissonFlows;
 import org.pfcswitch.testbed.Traffic;
+import org.pfcswitch.testbed.topology.FabricPlan;
 import org.snakeyaml.engine.v2.api.Dump;
 import org.snakeyaml.engine.v2.api.DumpSettings;
 
@@ -97,13 +100,28 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
  *                                #   IPs and UDP ports, as ns-3); seed: a number or perSwitch (the switch's node id
  *                                #   as ns-3 numbers nodes: the hosts first, then leaves, then spines)
  *   addresses: pfcswitch         # model option: pfcswitch (host i is 10.0.0.1 + i) | ns3 (ns-3's 11.0.i.1)
+ *   failedLinks: [S0-L3, L0-S1]  # cables out of service (either end first): no route uses them; routes are
+ *                                #   the shortest paths left, every equal-cost next hop in the ECMP group; a
+ *                                #   switch left without a path to some host is an error
+ * (topology: {kind: clos, pods: 8, torsPerPod: 4, aggsPerPod: 2, spines: 4, hostsPerTor: 16, hostSpeed: 100G,
+ *  hostDelay: 2us, torSpeed: 400G, torDelay, spineSpeed, spineDelay, ecmp, addresses, failedLinks}: a three-tier
+ *  Clos, hosts T0H0 .. (ToRs numbered across pods), switches T0.. (ToRs), A0.. (aggregation), S0.. (spines);
+ *  every ToR cabled to every aggregation switch of its pod (torSpeed/torDelay, default the host link's), every
+ *  aggregation switch to every spine (spineSpeed/spineDelay, default the ToR link's); spines: 0 with pods: 1.
+ *  The run's header gives each tier's oversubscription: hosts' capacity down over working cables up.)
  * mmu: {...}                     # the mmu: section of MmuConfigLoader, without ports (the hosts are the ports)
- * traffic:                       # by name; kinds: flow, flows, incast, poisson, replay, pfcStorm
+ * traffic:                       # by name; kinds: flow, flows, incast, incastLoad, poisson, replay, pfcStorm
  *   F1: {kind: flow, from: H0, to: R1, bytes: forever, start: 0us, priority: 3}
  *   list: {kind: flows, file: flows/mix.txt, priority: 3}   # one flow a line: src dst bytes start [priority]
  *                                #   (FlowListReader; the file relative to the scenario's folder)
  *   bursts: {kind: incast, from: H1, count: 8, to: R2, bytes: 64KiB, start: 1ms, repeatUntil: 12ms}
  *   web: {kind: poisson, from: all, to: all, cdf: ../workloads/websearch.cdf, load: 0.5, start: 0us, stop: 10ms}
+ *                                # arrivals: poisson (default) | logNormal, with sigma: 2 (default): burstier
+ *                                #   gaps of the same mean (BFC's), so the same load
+ *   fanin: {kind: incastLoad, from: all, to: all, fanIn: 16, bytes: 64KB, load: 0.2, start: 0us, stop: 10ms}
+ *                                # incast events: fanIn distinct senders from 'from', bytes each, to one
+ *                                #   receiver from 'to' (never a sender of its own event), at the rate that
+ *                                #   offers load x the senders' combined line rate; arrivals and sigma as poisson
  *   clones: {kind: replay, of: H1, from: C0, count: 5, pfc: ignore}
  *   (a host: {name: X, speed: 10G, delay: 1us, pfc: ignore} has a NIC that ignores PFC and PAUSE; default obey)
  *   storm: {kind: pfcStorm, from: R2, priority: 3, quanta: 65535, every: 10us, start: 5ms, stop: 25ms}
@@ -134,10 +152,10 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
  * Host selectors ({@code from}, {@code to}) are a host name, a list of names, or {@code all} (every
  * host but clone ports; a clone port is never a flow's endpoint);
  * {@code count: n} with one name takes n consecutive hosts from it. A {@code cdf} path is relative
- * to the scenario file's folder. In a leaf-spine every switch gets the {@code mmu:} settings; a
- * leaf reaches remote hosts through an ECMP group over its spine uplinks (see the testbed's
- * {@code Testbed.leafSpine}); report ports are host ports on their leaves, and the pause totals
- * count every switch's ports, fabric links included.
+ * to the scenario file's folder. In a leaf-spine or Clos every switch gets the {@code mmu:}
+ * settings; a switch reaches remote hosts through an ECMP group over its next hops on the shortest
+ * paths ({@link FabricPlan}); report ports are host ports on their leaves (ToRs), and the pause
+ * totals count every switch's ports, fabric links included.
  */
 public final class ScenarioLoader {
 
@@ -225,10 +243,10 @@ public final class ScenarioLoader {
         root.allowOnly(TOP);
         String name = root.string("name");
         Scenario.Topology topology = readTopology(root);
-        List<Scenario.Host> hosts = topology.isLeafSpine() ? leafSpineHosts(root.child("topology"), topology)
+        List<Scenario.Host> hosts = topology.isFabric() ? fabricHosts(root.child("topology"), topology.plan())
                 : topology.isRing() ? ringHosts(root.child("topology"), topology)
                 : readHosts(root);
-        if (!topology.isLeafSpine() && !topology.isRing()) {
+        if (!topology.isFabric() && !topology.isRing()) {
             readClones(root, hosts);
         }
         MmuConfig mmu = MmuConfigLoader.load(root);
@@ -313,14 +331,20 @@ public final class ScenarioLoader {
             return Scenario.Topology.ring(n, routes.equals("oneWay"), t.lineRate("fabricSpeed", hostSpeed),
                     t.nanos("fabricDelay", hostDelay));
         }
-        if (!kind.equals("leafSpine")) {
-            throw t.error("kind", "expected leafSpine, ring or single, got '" + kind + "'");
+        if (!kind.equals("leafSpine") && !kind.equals("clos")) {
+            throw t.error("kind", "expected leafSpine, clos, ring or single, got '" + kind + "'");
         }
-        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay",
-                "ecmp", "addresses");
         if (root.has("hosts")) {
-            throw root.error("hosts", "a leaf-spine topology makes its own hosts (L0H0, L0H1, ...); remove hosts:");
+            throw root.error("hosts", "a " + kind + " topology makes its own hosts ("
+                    + (kind.equals("clos") ? "T0H0, T0H1" : "L0H0, L0H1") + ", ...); remove hosts:");
         }
+        return kind.equals("clos") ? readClos(t) : readLeafSpine(t);
+    }
+
+    /** Leaves and spines: hosts L0H0.., every leaf cabled to every spine. */
+    private static Scenario.Topology readLeafSpine(ConfigNode t) {
+        t.allowOnly("kind", "leaves", "spines", "hostsPerLeaf", "hostSpeed", "hostDelay", "fabricSpeed", "fabricDelay",
+                "ecmp", "addresses", "failedLinks");
         int leaves = t.integer("leaves", 2, 1, 64);
         int spines = t.integer("spines", 2, 1, 64);
         int perLeaf = t.integer("hostsPerLeaf", 4, 1, 1024);
@@ -329,8 +353,55 @@ public final class ScenarioLoader {
         }
         long hostSpeed = t.lineRate("hostSpeed");
         long hostDelay = t.nanos("hostDelay");
-        return Scenario.Topology.leafSpine(leaves, spines, perLeaf, t.lineRate("fabricSpeed", hostSpeed),
-                t.nanos("fabricDelay", hostDelay));
+        long fabricBps = t.lineRate("fabricSpeed", hostSpeed);
+        long fabricDelay = t.nanos("fabricDelay", hostDelay);
+        List<String> failed = failedLinks(t);
+        try {
+            return Scenario.Topology.leafSpine(leaves, spines, perLeaf, fabricBps, fabricDelay, failed);
+        } catch (IllegalArgumentException e) {
+            throw t.error("failedLinks", e.getMessage());
+        }
+    }
+
+    /** Pods of ToRs and aggregation switches under spines: hosts T0H0.. ({@link FabricPlan#clos}). */
+    private static Scenario.Topology readClos(ConfigNode t) {
+        t.allowOnly("kind", "pods", "torsPerPod", "aggsPerPod", "spines", "hostsPerTor", "hostSpeed", "hostDelay",
+                "torSpeed", "torDelay", "spineSpeed", "spineDelay", "ecmp", "addresses", "failedLinks");
+        int pods = t.integer("pods", 2, 1, 64);
+        int tors = t.integer("torsPerPod", 2, 1, 64);
+        int aggs = t.integer("aggsPerPod", 2, 1, 64);
+        int spines = t.integer("spines", pods > 1 ? 2 : 0, pods > 1 ? 1 : 0, 64);
+        int perTor = t.integer("hostsPerTor", 4, 1, 1024);
+        if (pods * tors * perTor < 2) {
+            throw t.error("hostsPerTor", "a scenario needs at least 2 hosts, got " + pods * tors * perTor);
+        }
+        long hostSpeed = t.lineRate("hostSpeed");
+        long hostDelay = t.nanos("hostDelay");
+        long torBps = t.lineRate("torSpeed", hostSpeed);
+        long torDelay = t.nanos("torDelay", hostDelay);
+        List<String> failed = failedLinks(t);
+        try {
+            return Scenario.Topology.clos(FabricPlan.clos(pods, tors, aggs, spines, perTor, torBps, torDelay,
+                    t.lineRate("spineSpeed", torBps), t.nanos("spineDelay", torDelay), failed));
+        } catch (IllegalArgumentException e) {
+            throw t.error("failedLinks", e.getMessage());
+        }
+    }
+
+    /** {@code failedLinks: [L0-S1, ...]}: cables by their ends' short names, or none. */
+    private static List<String> failedLinks(ConfigNode t) {
+        return t.has("failedLinks") ? t.strings("failedLinks") : List.of();
+    }
+
+    /** Each host of the fabric by the plan's name, on a link of {@code hostSpeed} and {@code hostDelay}. */
+    private static List<Scenario.Host> fabricHosts(ConfigNode t, FabricPlan plan) {
+        long speed = t.lineRate("hostSpeed");
+        long delay = t.nanos("hostDelay");
+        List<Scenario.Host> hosts = new ArrayList<>();
+        for (int h = 0; h < plan.hosts(); h++) {
+            hosts.add(new Scenario.Host(plan.hostName(h), speed, delay));
+        }
+        return hosts;
     }
 
     /** Host i is Hi, on switch i of the ring. */
@@ -359,19 +430,6 @@ public final class ScenarioLoader {
             throw d.error("persist", "must be >= 0, got " + persist + " ns");
         }
         return new Scenario.Deadlock(check, persist);
-    }
-
-    /** Host {@code l × hostsPerLeaf + j} is LlHj: leaf l, port j. */
-    private static List<Scenario.Host> leafSpineHosts(ConfigNode t, Scenario.Topology topo) {
-        long speed = t.lineRate("hostSpeed");
-        long delay = t.nanos("hostDelay");
-        List<Scenario.Host> hosts = new ArrayList<>();
-        for (int l = 0; l < topo.leaves(); l++) {
-            for (int j = 0; j < topo.hostsPerLeaf(); j++) {
-                hosts.add(new Scenario.Host("L" + l + "H" + j, speed, delay));
-            }
-        }
-        return hosts;
     }
 
     private static List<Scenario.Host> readHosts(ConfigNode root) {
@@ -652,8 +710,13 @@ public final class ScenarioLoader {
                     out.add(spec(name, () -> new Incast(name, senders, dst, priority, bytes, start, until)));
                 }
                 case "poisson" -> {
-                    t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority", "synchronized");
+                    t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority", "synchronized",
+                            "arrivals", "sigma");
                     boolean sync = t.bool("synchronized", false);
+                    InterArrivals gaps = interArrivals(t);
+                    if (sync && gaps != InterArrivals.POISSON) {
+                        throw t.error("arrivals", "a synchronized group's arrivals are poisson only");
+                    }
                     int[] senders = hosts(t, "from", hosts);
                     int[] receivers = hostList(t, "to", hosts);
                     for (int h : senders) {
@@ -691,7 +754,40 @@ public final class ScenarioLoader {
                     }
                     out.add(spec(name, sync
                             ? () -> new SynchronizedPoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)
-                            : () -> new PoissonFlows(name, senders, receivers, priority, cdf, load, start, stop)));
+                            : () -> new PoissonFlows(name, senders, receivers, priority, cdf, load, start, stop, gaps)));
+                }
+                case "incastLoad" -> {
+                    t.allowOnly("kind", "from", "count", "to", "fanIn", "bytes", "load", "start", "stop", "priority",
+                            "arrivals", "sigma");
+                    int[] senders = hosts(t, "from", hosts);
+                    int[] receivers = hostList(t, "to", hosts);
+                    for (int h : senders) {
+                        notClone(t, "from", hosts, h);
+                    }
+                    for (int h : receivers) {
+                        notClone(t, "to", hosts, h);
+                    }
+                    int fanIn = t.integer("fanIn", 16, 1, 4096);
+                    long bytes = t.bytes("bytes");
+                    double load = t.number("load");
+                    if (!(load > 0 && load <= 1)) {
+                        throw t.error("load", "expected a fraction of the senders' combined line rate in (0, 1], got " + load);
+                    }
+                    long start = t.nanos("start", 0);
+                    long stop = t.nanos("stop", duration);
+                    if (stop <= start) {
+                        throw t.error("stop", "must be after start");
+                    }
+                    InterArrivals gaps = interArrivals(t);
+                    for (int r : receivers) {
+                        long others = java.util.Arrays.stream(senders).filter(x -> x != r).count();
+                        if (others < fanIn) {
+                            throw t.error("fanIn", fanIn + " senders per incast, but only " + others + " of from: are"
+                                    + " not receiver " + hosts.get(r).name());
+                        }
+                    }
+                    out.add(spec(name, () -> new IncastLoad(name, senders, receivers, fanIn, priority, bytes, load, start,
+                            stop, gaps)));
                 }
                 case "replay" -> {                      // the clone ports were set up by readClones
                     int first = hostIndex(t, "from", hosts, t.string("from"));
@@ -729,13 +825,35 @@ public final class ScenarioLoader {
                     int classEnable = mask;
                     out.add(spec(name, () -> new PfcStorm(name, src, classEnable, quanta, start, stop, every)));
                 }
-                default -> throw t.error("kind", "expected flow, flows, incast, poisson, replay or pfcStorm, got '" + kind + "'");
+                default -> throw t.error("kind", "expected flow, flows, incast, incastLoad, poisson, replay or pfcStorm, got '"
+                        + kind + "'");
             }
         }
         if (out.isEmpty()) {
             throw root.error("traffic", "defines no traffic");
         }
         return out;
+    }
+
+    /** {@code arrivals: poisson} (the default) or {@code logNormal} with {@code sigma} (default 2, BFC's). */
+    private static InterArrivals interArrivals(ConfigNode t) {
+        String arrivals = t.string("arrivals", "poisson");
+        switch (arrivals) {
+            case "poisson" -> {
+                if (t.has("sigma")) {
+                    throw t.error("sigma", "applies to arrivals: logNormal only");
+                }
+                return InterArrivals.POISSON;
+            }
+            case "logNormal" -> {
+                double sigma = t.number("sigma", 2);
+                if (!(sigma > 0 && sigma <= 10)) {
+                    throw t.error("sigma", "expected a log-normal shape in (0, 10], got " + sigma);
+                }
+                return InterArrivals.logNormal(sigma);
+            }
+            default -> throw t.error("arrivals", "expected poisson or logNormal, got '" + arrivals + "'");
+        }
     }
 
     /** Host tokens of a flow list: names or indices of hosts that may send and receive flows (no clone ports). */
