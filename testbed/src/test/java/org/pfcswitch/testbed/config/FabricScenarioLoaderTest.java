@@ -11,6 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.testbed.Scenario;
 
 /**
