@@ -4,7 +4,7 @@
 # (default 1), each in a JVM of its own. Prints per round the pool's wall time ("16 runs in X s",
 # from the first run's start to the last one's end), the whole command's wall time, its CPU time
 # (user + sys: about equal for both when the pool costs nothing; the wall speed-up needs the second
-# core free, so the load average of other work is printed) and peak RSS, then the median speed-up; checks that both tables are the same but for wall_s. Peak RSS mostly
+# core free, so the load average of other work is printed) and peak RSS, then the median speed-up; checks that both tables are the same but for heap_alloc_mb and wall_s. Peak RSS mostly
 # shows how far the JVM grew its heap, so memory per concurrent run is measured apart, with HEAP=1:
 # the least -Xmx (bisected to 8 MB) with which the heaviest point (load 0.9, dt,spfc, 2 seeds)
 # completes under --jobs 1 and under --jobs 2; the difference is what one more concurrent run needs.
@@ -40,9 +40,9 @@ for r in $(seq 1 "$rounds"); do
   printf 'round %d (load before %s): --jobs 1: pool %5.1f s (command %5.1f s, CPU %5.1f s, peak RSS %4d MB) | --jobs %d: pool %5.1f s (command %5.1f s, CPU %5.1f s, peak RSS %4d MB) | speed-up %sx\n' \
     "$r" "$load" "$p1" "$c1" "$u1" $((m1 / 1024)) "$jobs_b" "$p2" "$c2" "$u2" $((m2 / 1024)) "$s"
 done
-strip() { sed 's/,[^,]*$//' "$1"; }
+strip() { sed 's/,[^,]*,[^,]*$//' "$1"; }     # the machine's columns: heap_alloc_mb, wall_s
 if diff <(strip "$tmp/table-1.csv") <(strip "$tmp/table-$jobs_b.csv") > /dev/null; then
-  echo "tables of --jobs 1 and --jobs $jobs_b: identical but for wall_s"
+  echo "tables of --jobs 1 and --jobs $jobs_b: identical but for heap_alloc_mb and wall_s"
 else
   echo "tables of --jobs 1 and --jobs $jobs_b DIFFER" >&2
   exit 1

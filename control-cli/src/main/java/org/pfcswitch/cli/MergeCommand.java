@@ -25,8 +25,9 @@ import picocli.CommandLine.Spec;
             "Reads every shard-I-of-N.json in the directories given (or the files given), as",
             "'sim --shard I/N --out DIR' writes them, and prints and writes what a local run of",
             "the whole grid prints and writes: the summary (or --json), --table and --summary",
-            "files, the same bytes but for the wall_s column. Every shard 0..N-1 must be there:",
-            "a missing one is named (rerun it alone with its --shard) and nothing is written.",
+            "files, the same bytes but for the heap_alloc_mb and wall_s columns. Every shard",
+            "0..N-1 must be there: a missing one is named (rerun it alone with its --shard)",
+            "and nothing is written.",
             "Shards of two different grids (their fingerprints differ) are refused."
         },
         footer = {"", "Examples:",

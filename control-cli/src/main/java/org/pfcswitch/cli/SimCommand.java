@@ -21,6 +21,7 @@ import org.pfcswitch.cli.sweep.ResultTable;
 import org.pfcswitch.cli.sweep.Row;
 import org.pfcswitch.cli.sweep.RunPool;
 import org.pfcswitch.cli.sweep.ShardFile;
+import org.pfcswitch.cli.sweep.ThreadHeap;
 import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.testbed.Scenario;
@@ -142,7 +143,9 @@ final class SimCommand implements Callable<Integer> {
             description = {"Write the grid's results table to FILE: one row per (point, scheme, seed) with the swept "
                     + "values, scheme, seed, PFC pauses (all, to hosts, across the fabric, to each report port), XOFFs, "
                     + "pause time, first pause, throughput per traffic, flows, FCT p50/p99 overall and per size bin, "
-                    + "p99 slowdown per bin, drops, lossless violations, max buffer, events and wall_s (last).",
+                    + "p99 slowdown per bin, drops, lossless violations, max buffer, events, the frames' memory (frames_mb), "
+                    + "then the two columns that depend on the machine: the Java heap the run allocated (heap_alloc_mb) "
+                    + "and wall_s.",
                     "FILE.csv: the rows as CSV; FILE.json: {grid, keys, columns, rows, summary}. Repeatable "
                     + "(--table t.csv --table t.json)."})
     List<Path> tables = new ArrayList<>();
@@ -280,6 +283,8 @@ final class SimCommand implements Callable<Integer> {
         }
         Map<String, Scenario> scenarios = loadAll(g);       // every point and seed, so a bad value fails before any run
         int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        int runCount = slice == null ? g.runs().size() : g.shard(slice[0], slice[1]).size();
+        warnIfBeyondHeap(scenarios.values(), Math.min(threads, runCount), Runtime.getRuntime().maxMemory(), cl.getErr());
         if (grid) {
             return runGrid(g, scenarios, slice, threads, stdout);
         }
@@ -373,11 +378,15 @@ final class SimCommand implements Callable<Integer> {
         List<Row> rows = RunPool.run(runs, threads, r -> {
             Scenario scenario = scenarios.get(scenarioKey(g, r));
             long start = System.nanoTime();
+            long heapBefore = ThreadHeap.allocatedBytes();
             SchemeResult result = ScenarioRunner.run(scenario, r.scheme());
-            return Row.of(r, g.keys(), scenario, result, (System.nanoTime() - start) / 1e9);
+            long heap = ThreadHeap.allocatedBytes() - heapBefore;
+            return Row.of(r, g.keys(), scenario, result, heap, (System.nanoTime() - start) / 1e9);
         }, done -> progress.runs(done, runs.size()));
-        progress.done(String.format(Locale.ROOT, "%s: %d runs in %.1f s wall on %d threads", what, runs.size(),
-                (System.nanoTime() - t0) / 1e9, Math.min(threads, runs.size())));
+        progress.done(String.format(Locale.ROOT, "%s: %d runs in %.1f s wall on %d threads; a run took at most %s MB of "
+                + "Java heap allocated and %s MB of frames (the heap_alloc_mb and frames_mb columns)", what, runs.size(),
+                (System.nanoTime() - t0) / 1e9, Math.min(threads, runs.size()), largest(rows, Row.HEAP),
+                largest(rows, Row.FRAMES)));
         try {
             if (shardPath != null) {
                 new ShardFile(null, g.fingerprint(), slice[0], slice[1], g.runs().size(), g.keys(),
@@ -390,6 +399,36 @@ final class SimCommand implements Callable<Integer> {
             throw new UncheckedIOException(e.getMessage(), e);
         }
         return 0;
+    }
+
+    /**
+     * Warns on {@code err} when {@code atOnce} runs of the largest of {@code scenarios} could take
+     * more than {@code maxHeap} (the frames live outside the heap, but the heap is what the user sized
+     * the JVM by): better a line now than running out of memory an hour into a grid.
+     */
+    static void warnIfBeyondHeap(Iterable<Scenario> scenarios, int atOnce, long maxHeap, PrintWriter err) {
+        Scenario largest = null;
+        ScenarioRunner.MemoryEstimate most = null;
+        for (Scenario s : scenarios) {
+            ScenarioRunner.MemoryEstimate e = ScenarioRunner.estimateMemory(s);
+            if (most == null || e.totalBytes() > most.totalBytes()) {
+                most = e;
+                largest = s;
+            }
+        }
+        if (most == null || most.totalBytes() * atOnce <= maxHeap) {
+            return;
+        }
+        err.println(String.format(Locale.ROOT, "warning: a run of %s may take up to %,d MiB (%,d MiB of frames if every "
+                + "buffer filled, %,d MiB of heap); %d at once is more than the %,d MiB heap: give fewer --jobs or a larger "
+                + "heap (PFCSWITCH_JAVA_OPTS=-Xmx...)", largest.name(), most.totalBytes() >> 20, most.frameBytes() >> 20,
+                most.heapBytes() >> 20, atOnce, maxHeap >> 20));
+    }
+
+    /** The largest value of numeric column {@code column} over {@code rows}, as its cells write it. */
+    private static String largest(List<Row> rows, String column) {
+        return rows.stream().map(r -> r.get(column)).max(java.util.Comparator.comparingDouble(Double::parseDouble))
+                .orElse("0");
     }
 
     /** Writes --table and --summary files and prints the summary (or, with --json, the table's JSON). */
@@ -447,8 +486,9 @@ final class SimCommand implements Callable<Integer> {
                 : ScenarioRunner.run(scenario, s, shadows, shown, tracing);
         double wall = (System.nanoTime() - t0) / 1e9;
         // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
-        String line = String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s",
-                scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall, r.events() / wall / 1e6);
+        String line = String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s; "
+                + "%.1f MB of frames at most", scenario.name(), s, scenario.durationNanos() / 1e6, r.events(), wall,
+                r.events() / wall / 1e6, r.frameMemoryBytes() / 1e6);
         if (progress != null) {
             progress.done(line);
         } else {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +17,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pfcswitch.testbed.Scenario;
+import org.pfcswitch.testbed.ScenarioRunner;
+import org.pfcswitch.testbed.config.ScenarioLoader;
 
 /**
  * Grid sweeps of {@code sim}: the cross product of several --sweep, seeds, a pool of --jobs
@@ -49,7 +54,7 @@ class SimGridTest {
         List<String> lines = Files.readAllLines(csv1);
         assertEquals(9, lines.size(), "a header and 8 rows: " + lines);
         assertTrue(lines.getFirst().startsWith("traffic.web.load,scheme,seed,pfc_pauses,"), lines.getFirst());
-        assertTrue(lines.getFirst().endsWith(",wall_s"), lines.getFirst());
+        assertTrue(lines.getFirst().endsWith(",frames_mb,heap_alloc_mb,wall_s"), lines.getFirst());
         assertTrue(lines.getFirst().contains(",fct_p99_ns_lt10KB,") && lines.getFirst().contains(",max_buffer_bytes,")
                 && lines.getFirst().contains(",lossless_violations,") && lines.getFirst().contains(",pfc_pauses_to_H0,"),
                 lines.getFirst());
@@ -151,23 +156,62 @@ class SimGridTest {
         assertFalse(badValue.err().contains("runs in"), "a bad value fails before any run: " + badValue.err());
     }
 
+    @Test
+    void everyRunStatesItsMemory(@TempDir Path dir) throws IOException {
+        Path csv = dir.resolve("t.csv");
+        Path summary = dir.resolve("s.csv");
+        Cli c = sim(concat(SHORT, "--scheme", "dt", "--seeds", "2", "--jobs", "2", "--table", csv.toString(),
+                "--summary", summary.toString()));
+        assertEquals(0, c.exitCode(), c.err());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.getFirst().split(","));
+        for (String row : lines.subList(1, lines.size())) {
+            String[] cells = row.split(",", -1);
+            for (String column : List.of("frames_mb", "heap_alloc_mb")) {
+                double mb = Double.parseDouble(cells[header.indexOf(column)]);
+                assertTrue(mb > 0, column + " of a run that held frames and built hosts: " + row);
+            }
+        }
+        List<String> sh = List.of(Files.readAllLines(summary).getFirst().split(","));
+        assertTrue(sh.contains("frames_mb_mean"), "the frames' memory is the run's own: averaged over seeds " + sh);
+        assertFalse(sh.contains("heap_alloc_mb_mean"), "the heap allocated depends on the JIT: not a result " + sh);
+        assertTrue(c.err().contains("MB of Java heap allocated"), "the grid's last line says what a run takes: " + c.err());
+    }
+
+    @Test
+    void runsThatCouldOutgrowTheHeapTogetherAreWarnedAboutBeforeTheyStart() {
+        Scenario s = ScenarioLoader.load(Path.of(WEB), List.of()).scenario();
+        ScenarioRunner.MemoryEstimate e = ScenarioRunner.estimateMemory(s);
+        assertTrue(e.frameBytes() >= s.mmu().totalBytes(), "a full buffer's frames: " + e);
+        assertTrue(e.heapBytes() > 0, e.toString());
+        StringWriter tight = new StringWriter();
+        SimCommand.warnIfBeyondHeap(List.of(s), 2, 2 * e.totalBytes() - 1, new PrintWriter(tight, true));
+        assertTrue(tight.toString().startsWith("warning: a run of websearch-load may take up to "), tight.toString());
+        assertTrue(tight.toString().contains("2 at once") && tight.toString().contains("--jobs"), tight.toString());
+        assertEquals(1, tight.toString().lines().count(), "one line: " + tight);
+        StringWriter enough = new StringWriter();
+        SimCommand.warnIfBeyondHeap(List.of(s), 2, 2 * e.totalBytes(), new PrintWriter(enough, true));
+        assertEquals("", enough.toString());
+    }
+
     static void assertUsage(Cli c, String message) {
         assertEquals(2, c.exitCode(), c.err());
         assertTrue(c.err().startsWith(message) || c.err().contains(message), c.err());
         assertTrue(c.err().lines().findFirst().orElse("").contains(message), "the first line says it: " + c.err());
     }
 
-    /** Every line without its last cell (wall_s, always the last column). */
+    /** Every line without its last two cells (heap_alloc_mb and wall_s, the machine's columns, always last). */
     static String withoutWall(String csv) {
         StringBuilder sb = new StringBuilder();
         for (String line : csv.split("\n")) {
-            sb.append(line, 0, line.lastIndexOf(',')).append('\n');
+            String cut = line.substring(0, line.lastIndexOf(','));
+            sb.append(cut, 0, cut.lastIndexOf(',')).append('\n');
         }
         return sb.toString();
     }
 
     static String withoutWallJson(String json) {
-        return json.replaceAll("\"wall_s\":[0-9.]+", "\"wall_s\":0");
+        return json.replaceAll("\"(wall_s|heap_alloc_mb)\":[0-9.]+", "\"$1\":0");
     }
 
     static Cli sim(String... args) {

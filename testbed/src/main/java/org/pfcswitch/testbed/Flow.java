@@ -160,9 +160,7 @@ final class Flow {
 
     private void writeFullMiddle(MemorySegment bytes, long offset) {
         if (middleFrame == null) {
-            // Backed by a long[] like the slab (HeapSlab): with one kind of heap segment in the
-            // run, the segment accesses of the codec stay monomorphic and inline fully.
-            middleFrame = MemorySegment.ofArray(new long[(frame.frameLength() + 7) / 8]);
+            middleFrame = HeapSlab.aside(frame.frameLength());
             frame.write(middleFrame, 0);
             middleHeaderBytes = frame.frameLength() - ((payloadMtu + 3) & ~3) - Roce.ICRC_BYTES;
         }

@@ -273,7 +273,7 @@ public final class RoceHost implements Node {
         }
         if (clonePfc == ClonePfc.SKIP && pause.isPaused(0, shadow.priority, now)) {
             if (skipped == null) {
-                skipped = MemorySegment.ofArray(new long[slab.slotBytes() / 8]);   // a long[] like the slab (see Flow)
+                skipped = HeapSlab.aside(slab.slotBytes());
             }
             shadow.writeNext(skipped, 0);          // the shadow's PSN moves on: the packet is lost, not late
             framesSkipped++;

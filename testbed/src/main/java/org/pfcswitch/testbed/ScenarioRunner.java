@@ -59,6 +59,14 @@ public final class ScenarioRunner {
      */
     public static SchemeResult run(Scenario s, String scheme, List<String> shadows, Progress progress, Tracing tracing) {
         Testbed tb = build(s, scheme, shadows);
+        try {
+            return runTraced(tb, s, scheme, progress, tracing);
+        } finally {
+            tb.slab().close();        // a grid's next run needs the frames' memory now, not at the next collection
+        }
+    }
+
+    private static SchemeResult runTraced(Testbed tb, Scenario s, String scheme, Progress progress, Tracing tracing) {
         if (tracing == null) {
             return runOn(tb, s, scheme, progress);
         }
@@ -104,7 +112,40 @@ public final class ScenarioRunner {
             return runOn(tb, s, scheme, progress);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the arrival record " + file + ": " + e.getMessage(), e);
+        } finally {
+            tb.slab().close();
         }
+    }
+
+    /**
+     * What one run of a scenario may take, known before it runs.
+     *
+     * @param frameBytes the frames if every switch's buffer filled with full-size frames (outside the heap)
+     * @param heapBytes  the Java heap for the hosts, their flows and the switches
+     */
+    public record MemoryEstimate(long frameBytes, long heapBytes) {
+        public long totalBytes() {
+            return frameBytes + heapBytes;
+        }
+    }
+
+    /**
+     * Heap per host, and per host and millisecond simulated (flows and their records): the 256-host
+     * fabric at load 0.9 (testbed-configs/benchmarks/fabric-memory-256.yaml) allocated 37 MB over
+     * 0.5 ms and 53 MB over 2 ms, about 120 KB a host and 42 KB a host per ms; these allow two to
+     * three times that.
+     */
+    private static final long HEAP_PER_HOST = 256 << 10;
+    private static final long HEAP_PER_HOST_MS = 128 << 10;
+
+    /** An upper bound of what running {@code s} takes: its buffers full, and its hosts' state. */
+    public static MemoryEstimate estimateMemory(Scenario s) {
+        long switches = switchNames(s).size();
+        long framesPerBuffer = (s.mmu().totalBytes() + s.payloadMtu() - 1) / s.payloadMtu();
+        long frames = switches * framesPerBuffer * Testbed.slotBytes(s.payloadMtu());
+        long hosts = s.hosts().size();
+        double ms = s.durationNanos() / 1e6;
+        return new MemoryEstimate(frames, hosts * HEAP_PER_HOST + (long) (hosts * HEAP_PER_HOST_MS * ms));
     }
 
     /** The switches of {@code s}: {@code switch} alone, {@code sw0..} of a ring, or a fabric's in its plan's order (leaves, then spines). */
@@ -281,7 +322,7 @@ public final class ScenarioRunner {
                 s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents),
                 detector == null ? null : new SchemeResult.Deadlock(detector.checkNanos(), detector.persistNanos(),
                         detector.checks(), detector.reports()),
-                shadows(tb, s));
+                shadows(tb, s), tb.slab().peakFrameBytes());
     }
 
     /** The active scheme's and every shadow's decisions summed over the switches, or null without shadows. */

@@ -42,6 +42,8 @@ import org.pfcswitch.core.ClonePfc;
  * @param deadlock           what deadlock detection found, or null when the scenario has no {@code deadlock:} section
  * @param shadows            the shadow schemes' would-be XOFFs and drops beside the active scheme's real ones, or null
  *                           when the run had no shadow schemes ({@code sim --shadow})
+ * @param frameMemoryBytes   memory the frames took: the most frames held at once, in whole pages of
+ *                           slab slots ({@link HeapSlab#peakFrameBytes}); outside the Java heap
  */
 public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEdgesByPort, long[] fabricPausesBySwitch,
                            long[] pausedNanosByPort, long firstPauseNanos,
@@ -51,7 +53,7 @@ public record SchemeResult(String scheme, long[] pausesSentByPort, long[] xoffEd
                            long losslessViolationsIgnoring, long drops,
                            long maxBufferBytes, long cnpsSent, long events, Series series,
                            FlowRecords flows, Pfcwd pfcwd, Deadlock deadlock,
-                           Shadows shadows) {
+                           Shadows shadows, long frameMemoryBytes) {
 
     /**
      * What the active scheme did and what each shadow scheme would have done on the same arrivals and

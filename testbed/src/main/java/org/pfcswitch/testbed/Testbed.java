@@ -392,6 +392,11 @@ public final class Testbed implements Hosts {
     @Override
     public FlowRecords records() { return records; }
     public HeapSlab slab() { return slab; }
+
+    /** The slab's slot for frames of {@code payloadMtu}: headers, RETH, ICRC, a VLAN tag and a BFC shim at most. */
+    static int slotBytes(int payloadMtu) {
+        return payloadMtu + 96;
+    }
     /** The run's seeded generator, for traffic generators: draw from it, never from a clock. */
     public SplittableRandom random() { return random; }
     public DcqcnConfig dcqcn() { return dcqcn; }
@@ -566,7 +571,7 @@ public final class Testbed implements Hosts {
             coreSettings.accept(cb);
             CoreConfig coreConfig = cb.build();
 
-            int frameBytes = payloadMtu + 96;              // headers, RETH, ICRC, a VLAN tag and a BFC shim at most
+            int frameBytes = slotBytes(payloadMtu);
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, mmuConfig.totalBytes() / 256 + 256L * hostCount + 1024);
             SplittableRandom random = new SplittableRandom(seed);
@@ -656,7 +661,7 @@ public final class Testbed implements Hosts {
                 configs[sw] = cb.build();
             }
 
-            int frameBytes = payloadMtu + 96;
+            int frameBytes = slotBytes(payloadMtu);
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * configs.length);
             SplittableRandom random = new SplittableRandom(seed);
@@ -736,7 +741,7 @@ public final class Testbed implements Hosts {
                 coreSettings.accept(cb);
                 configs[i] = cb.build();
             }
-            int frameBytes = payloadMtu + 96;
+            int frameBytes = slotBytes(payloadMtu);
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * n);
             SplittableRandom random = new SplittableRandom(seed);

@@ -20,7 +20,7 @@ import org.pfcswitch.control.json.JsonOutput;
  * The results of a whole grid: one {@link Row} per run, in run order, and a summary over seeds per
  * (point, scheme): the mean and the 95 % confidence interval (Student t) of every number. A local
  * run and the merge of its shards build the same table from the same rows, so they write the same
- * bytes (but for {@value Row#WALL}).
+ * bytes (but for the machine's columns, {@link Row#MACHINE}).
  */
 public final class ResultTable {
 
@@ -42,8 +42,8 @@ public final class ResultTable {
         for (Row r : this.rows) {
             cols.addAll(r.cells().keySet());
         }
-        cols.remove(Row.WALL);
-        cols.add(Row.WALL);          // always last, so tools can cut it off
+        cols.removeAll(Row.MACHINE);
+        cols.addAll(Row.MACHINE);    // always last, so tools can cut them off
         this.columns = List.copyOf(cols);
     }
 
@@ -82,9 +82,9 @@ public final class ResultTable {
 
     // ------------------------------------------------------------------ summary
 
-    /** The numbers a summary averages: every numeric column but the seed and the wall time. */
+    /** The numbers a summary averages: every numeric column but the seed and the machine's (heap allocated, wall time). */
     private List<String> metrics() {
-        return columns.stream().filter(c -> !Row.isText(c, keys) && !c.equals(Row.SEED) && !c.equals(Row.WALL)).toList();
+        return columns.stream().filter(c -> !Row.isText(c, keys) && !c.equals(Row.SEED) && !Row.MACHINE.contains(c)).toList();
     }
 
     /** The summary's columns: the keys, scheme, seeds, then METRIC_mean and METRIC_ci95 for each metric. */

@@ -13,8 +13,8 @@ import org.pfcswitch.testbed.SchemeResult;
  * One row of a grid's results table: one run (point, scheme, seed) as named cells, in column
  * order, each a text formatted with {@link Locale#ROOT} (the same run gives the same text). An
  * empty cell means "no value" (e.g. no flow completed in a size bin). The swept keys and
- * {@code scheme} are text; every other cell is a number. {@value #WALL} is the only cell that
- * depends on the machine.
+ * {@code scheme} are text; every other cell is a number. {@link #MACHINE} are the only cells that
+ * depend on the machine.
  *
  * @param run   the run's index in the grid
  * @param cells column name to text, in column order
@@ -23,6 +23,17 @@ public record Row(int run, SequencedMap<String, String> cells) {
 
     /** The wall-clock seconds of the run: the one column that differs between two runs of a grid. */
     public static final String WALL = "wall_s";
+    /**
+     * Java heap the run allocated, in MB: every object its thread created from the scenario's build to
+     * its result (ThreadMXBean's allocated bytes, which count each run alone even with runs in
+     * parallel). What the run holds at once is at most this; it depends on the JIT, so it differs a
+     * little between two runs of a grid.
+     */
+    public static final String HEAP = "heap_alloc_mb";
+    /** The frames' memory in MB, outside the heap: the most frames the run held at once, in slab slots. */
+    public static final String FRAMES = "frames_mb";
+    /** The columns that depend on the machine and the JVM, not on the run: last, in this order, so tools can cut them off. */
+    public static final List<String> MACHINE = List.of(HEAP, WALL);
     public static final String SCHEME = "scheme";
     public static final String SEED = "seed";
 
@@ -32,9 +43,10 @@ public record Row(int run, SequencedMap<String, String> cells) {
      * XOFF episodes, pause time, first pause, throughput per traffic, flows, FCT p50/p99 overall
      * and per size bin (with the p99 slowdown), drops, lossless violations (all, then of senders that
      * obey PFC and of senders that ignore it, as {@code sim} splits them), the most buffer used,
-     * events and wall time.
+     * events, the frames' memory, then the heap the run allocated and its wall time.
      */
-    public static Row of(Grid.Run run, List<String> keys, Scenario s, SchemeResult r, double wallSeconds) {
+    public static Row of(Grid.Run run, List<String> keys, Scenario s, SchemeResult r, long heapAllocatedBytes,
+                         double wallSeconds) {
         LinkedHashMap<String, String> c = new LinkedHashMap<>();
         for (int k = 0; k < keys.size(); k++) {
             c.put(keys.get(k), run.point().get(k));
@@ -75,6 +87,8 @@ public record Row(int run, SequencedMap<String, String> cells) {
         c.put("lossless_violations_ignoring", Long.toString(r.losslessViolationsIgnoring()));
         c.put("max_buffer_bytes", Long.toString(r.maxBufferBytes()));
         c.put("events", Long.toString(r.events()));
+        c.put(FRAMES, megabytes(r.frameMemoryBytes()));
+        c.put(HEAP, megabytes(heapAllocatedBytes));
         c.put(WALL, String.format(Locale.ROOT, "%.3f", wallSeconds));
         return new Row(run.index(), c);
     }
@@ -95,6 +109,10 @@ public record Row(int run, SequencedMap<String, String> cells) {
             sb.append(' ').append(e.getKey()).append('=').append(e.getValue());
         }
         return sb.toString();
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f", bytes / 1e6);
     }
 
     private static String nanos(long v) {
