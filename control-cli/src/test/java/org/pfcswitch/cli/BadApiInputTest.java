@@ -147,6 +147,16 @@ class BadApiInputTest {
         assertTrue(failures.isEmpty(), String.join("\n", failures));
         assertEquals(false, JSON.readTree(Cli.run("show", "pfcwd", "--json", "--api", api).out()).get("enabled").asBoolean(),
                 "no refused pfcwd start started it");
+        Cli start = Cli.run("pfcwd", "start", "--priority", "3", "loop", "400", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals("pfcwd started on loop (priority 3): action drop, detection 400 ms, restoration 800 ms", start.out().strip(),
+                "a good start after the refused ones works: " + start.err());
+        JsonNode watched = JSON.readTree(Cli.run("pfcwd", "show", "config", "--json", "--api", api).out()).get("ports");
+        assertEquals(1, watched.size(), watched.toString());
+        assertEquals("loop", watched.get(0).get("port").asText(), watched.toString());
+        assertEquals(0.8, watched.get(0).get("restoration_seconds").asDouble(), 1e-9, "default: twice the detection time");
+        Cli stop = Cli.run("pfcwd", "stop", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals("pfcwd stopped on loop, sink", stop.out().strip(), stop.err());
+        assertTrue(Cli.run("pfcwd", "show", "config", "--api", api).out().startsWith("PFC watchdog: off"));
 
         JsonNode scheme = JSON.readTree(Cli.run("show", "scheme", "--json", "--api", api).out());
         assertEquals("dt", scheme.get("scheme").asText(), "nothing changed the scheme");
