@@ -210,7 +210,8 @@ class LivePfcwdTest {
                 Thread.sleep(50);
                 during = Cli.run("pfcwd", "show", "stats", "--api", api).out();
             }
-            assertTrue(during.matches("(?s).*h2\\s+3\\s+stormed\\s+1\\s+0\\s.*"), "stormed and counted while the storm runs:\n" + during);
+            assertTrue(during.matches("(?s).*h2\\s+3\\s+stormed\\s+1\\s+0\\s.*"), "stormed and counted while the storm runs:\n"
+                    + during + "\nsender done: " + traffic.isDone() + "\n" + Cli.run("show", "pfc", "--api", api).out());
 
             Cli stop = Cli.run("pfcwd", "stop", "h2", "--api", api, "--token-file", token);
             assertEquals(0, stop.exitCode(), stop.out() + stop.err());
