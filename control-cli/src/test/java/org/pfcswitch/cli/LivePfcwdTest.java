@@ -164,16 +164,16 @@ class LivePfcwdTest {
                   {mac: "02:00:00:00:00:02", port: h1}, {mac: "02:00:00:00:00:03", port: h2}]}
                 classification: {trust: dscp, dscpMap: "26:3"}
                 mmu: {totalBytes: 4MiB, scheme: dt, losslessPriorities: [3]}
-                """, "speed: 1G", "speed: 1G", "speed: 1G");
+                """, "speed: 100M", "speed: 100M", "speed: 100M");
         MemorySegment pfc = MemorySegment.ofArray(new byte[60]);
-        MacControl.writePfc(pfc, 0, H2, 1 << 3, 65535);      // 33.6 ms at 1 Gb/s: one every 1 ms is a pause without a break
+        // 65535 quanta last 335 ms at 100 Mb/s: a pause every 5 ms is one without a break even through the worker's
+        // and the sender's stalls on a loaded machine (tens of ms)
+        MacControl.writePfc(pfc, 0, H2, 1 << 3, 65535);
         List<NetnsLab.Send> schedule = new ArrayList<>();
         // 3 s of storm: long enough that the stop comes during it even when a loaded machine starts the sender late
-        for (int i = 0; i < 3000; i++) {
-            schedule.add(NetnsLab.Send.at(1000L * i, 2, pfc));
-            if (i % 2 == 0) {
-                schedule.add(NetnsLab.Send.at(1000L * i + 500, 0, roce(H2, i)));
-            }
+        for (int i = 0; i < 600; i++) {
+            schedule.add(NetnsLab.Send.at(5000L * i, 2, pfc));
+            schedule.add(NetnsLab.Send.at(5000L * i + 2500, 0, roce(H2, i)));
         }
         int port;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
@@ -218,7 +218,7 @@ class LivePfcwdTest {
             assertTrue(stop.out().startsWith("pfcwd stopped on h2; restored h2 priority 3"), stop.out());
             assertTrue(!traffic.isDone(), "the stop came while h2 still paused (the schedule lasts 3 s)");
             traffic.get(60, java.util.concurrent.TimeUnit.SECONDS);
-            Thread.sleep(100);                                 // the last pause (33.6 ms) runs out
+            Thread.sleep(400);                                 // the last pause (335 ms) runs out
 
             var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
                     Cli.run("pfcwd", "show", "stats", "--json", "--api", api).out());
