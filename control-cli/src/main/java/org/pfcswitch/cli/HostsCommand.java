@@ -58,7 +58,15 @@ import picocli.CommandLine.Spec;
             "",
             "Prints per traffic the flows and throughput, FCT by size bin as 'sim' does, and",
             "per host frames, PFC and PAUSE frames received, pause time, CNPs, ACKs, and",
-            "frames dropped as malformed or not addressed to it."
+            "frames dropped as malformed or not addressed to it.",
+            "",
+            "Then what the switch counted during the run, read through its control API (--api)",
+            "at the start and the end: lossless drops from senders that obey PFC and from those",
+            "that ignore it, PFC frames sent and received, and frames its ports' rx rings had",
+            "no room for. A switch that does not answer is said in one line and left out.",
+            "",
+            "Exit status: 0; " + SwitchRunSummary.EXIT_LOSSLESS_DROPS + " when the switch dropped lossless frames from"
+                + " senders that obey PFC."
         },
         footer = {"", "Examples:",
             "  ./pfcswitch testbed up -c testbed-configs/netns-3hosts.yaml",
@@ -88,6 +96,10 @@ final class HostsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
     boolean json;
 
+    @Option(names = "--api", paramLabel = "URL", defaultValue = org.pfcswitch.cli.client.ControlClient.DEFAULT_URL,
+            description = "The running switch's control API, read at the start and end of the run (default: ${DEFAULT-VALUE}).")
+    String api;
+
     @Spec
     CommandSpec spec;
 
@@ -111,19 +123,37 @@ final class HostsCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), live.count(), config,
                     s.durationNanos() / 1e9);
             err.flush();
+            org.pfcswitch.cli.client.ControlClient client = org.pfcswitch.cli.client.ControlClient.forCommand(spec, api);
+            com.fasterxml.jackson.databind.JsonNode switchBefore = SwitchRunSummary.readPorts(client, api, err);
             Progress progress = new Progress(err, "hosts " + s.name(), "on the hosts' clock");
             LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), progress);
             progress.done(String.format(Locale.ROOT, "hosts: %s done after %.3f s on the hosts' clock, clock slip %.3f ms",
                     s.name(), r.durationNanos() / 1e9, r.slipNanos() / 1e6));
             HostsReport report = new HostsReport(s.name(), config.toString(), r);
+            com.fasterxml.jackson.databind.JsonNode switchAfter = switchBefore == null ? null
+                    : SwitchRunSummary.readPorts(client, api, err);
+            SwitchRunSummary sw = switchAfter == null ? null
+                    : SwitchRunSummary.fromPortsViews("its control API at " + api, switchBefore, switchAfter);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                out.println(report.json());
+                out.println(sw == null ? report.json() : withSwitch(report.json(), sw));
             } else {
                 report.printTable(out);
+                if (sw != null) {
+                    sw.lines().forEach(out::println);
+                }
             }
-            return 0;
+            return sw != null && sw.obeyingLosslessDrops() > 0 ? SwitchRunSummary.EXIT_LOSSLESS_DROPS : 0;
         }
+    }
+
+    /** The hosts' JSON report with the switch's counts added as {@code "switch"}. */
+    private static String withSwitch(String hostsJson, SwitchRunSummary sw) throws java.io.IOException {
+        org.pfcswitch.control.json.JsonOutput j = new org.pfcswitch.control.json.JsonOutput().beginObject();
+        sw.json(j);
+        var report = (com.fasterxml.jackson.databind.node.ObjectNode) org.pfcswitch.control.json.JsonInput.read(hostsJson);
+        report.set("switch", org.pfcswitch.control.json.JsonInput.read(j.endObject().toString()).get("switch"));
+        return report.toString();
     }
 
     /**

@@ -55,7 +55,14 @@ import picocli.CommandLine.Spec;
             "",
             "Throughput is over the whole run in both rows. The scenario's clone ports are the",
             "switch's kind: clone ports live; the switch config's mmu: section should be the",
-            "scenario's (the lab's files are). Needs root and DPDK."
+            "scenario's (the lab's files are). Needs root and DPDK.",
+            "",
+            "The table is followed, per scheme, by what the switch counted during its live run",
+            "(as 'hosts' prints it): lossless drops from senders that obey PFC and from those",
+            "that ignore it, PFC frames sent and received, frames the rx rings had no room for.",
+            "",
+            "Exit status: 0; " + SwitchRunSummary.EXIT_LOSSLESS_DROPS + " when the switch dropped lossless frames from"
+                + " senders that obey PFC in any live run."
         },
         footer = {"", "Example (what 'make demo' runs, about a minute):",
             "  ./pfcswitch lab -c testbed-configs/emulated-9port.yaml \\",
@@ -87,7 +94,8 @@ final class LabCommand implements Callable<Integer> {
 
     private PrintWriter out;
 
-    private record Live(String scheme, long[] pausesByPort, long losslessViolations, long maxBufferBytes, LiveResult hosts) {}
+    private record Live(String scheme, long[] pausesByPort, long losslessViolations, long maxBufferBytes, LiveResult hosts,
+                        SwitchRunSummary switchCounts) {}
 
     @Override
     public Integer call() throws Exception {
@@ -145,7 +153,14 @@ final class LabCommand implements Callable<Integer> {
             progress.done(null);
         }
         printTable(s, cfg, live, sim);
-        return 0;
+        boolean lossy = false;
+        for (Live l : live) {
+            out.println();
+            l.switchCounts().lines().forEach(out::println);
+            lossy |= l.switchCounts().obeyingLosslessDrops() > 0;
+        }
+        out.flush();
+        return lossy ? SwitchRunSummary.EXIT_LOSSLESS_DROPS : 0;
     }
 
     /** The scenario's traffic for {@code nanos}, results dropped: the JIT compiles the switch's and the hosts' paths. */
@@ -160,6 +175,11 @@ final class LabCommand implements Callable<Integer> {
         log("live " + scheme + ": " + s.durationNanos() / 1e9 + " s of traffic on the emulated hosts");
         SwitchStatus status = new SwitchStatus(sw);
         long rxMissedBefore = sw.rxMissed();
+        int portCount = sw.config().ports().size();
+        long[] rxMissedByPort = new long[portCount];
+        for (int p = 0; p < portCount; p++) {
+            rxMissedByPort[p] = -sw.rxMissed(p);
+        }
         LiveResult r;
         String dropReport;
         long rxMissed;
@@ -173,6 +193,9 @@ final class LabCommand implements Callable<Integer> {
                 }
             });
             rxMissed = sw.rxMissed() - rxMissedBefore;
+            for (int p = 0; p < portCount; p++) {
+                rxMissedByPort[p] += sw.rxMissed(p);
+            }
             dropReport = !sw.cores().core(0).pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
                     : LiveDropReport.line(LiveDropReport.fromSwitch(sw,
                             port -> hosts.hostOnPort(sw.config().ports().get(port).name())),
@@ -212,7 +235,9 @@ final class LabCommand implements Callable<Integer> {
             log("  " + scheme + " " + status.losslessDropLine());
         }
         log("  " + scheme + " " + dropReport);
-        return new Live(scheme, pauses, cores.mmuLosslessViolations(), c.maxBufferBytes(), r);
+        List<String> portNames = sw.config().ports().stream().map(SwitchConfig.Port::name).toList();
+        return new Live(scheme, pauses, cores.mmuLosslessViolations(), c.maxBufferBytes(), r,
+                SwitchRunSummary.fromCores("the live " + scheme + " run", portNames, cores, rxMissedByPort));
     }
 
     /** One row per (scheme, live|sim); switch ports in config order, traffic in scenario order. */

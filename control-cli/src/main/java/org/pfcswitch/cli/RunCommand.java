@@ -253,13 +253,15 @@ final class RunCommand implements Callable<Integer> {
             log(String.format(java.util.Locale.ROOT, "pfcwd: on, detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms",
                     w.detectionNanos() / 1e6, w.restorationNanos() / 1e6, w.action().label(), w.pollNanos() / 1e6));
         }
-        org.pfcswitch.core.PfcWatchdogEvents.Sink wdLog = (storm, port, priority, nanos, at) -> log(storm
+        org.pfcswitch.core.PfcWatchdogEvents.Sink wdLog = (storm, port, priority, nanos, at, action) -> log(storm
                 ? String.format(java.util.Locale.ROOT, "pfcwd: storm on %s priority %d (paused without a break for %.1f ms): %s",
-                        cfg.ports().get(port).name(), priority, nanos / 1e6,
-                        anyCore.pfcWatchdog().action() == org.pfcswitch.core.PfcWatchdogConfig.Action.DROP
-                                ? "its frames are dropped" : "its frames are sent through the pauses")
-                : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed (no pause frame for"
-                        + " the restoration time)", cfg.ports().get(port).name(), priority, nanos / 1e6));
+                        cfg.ports().get(port).name(), priority, nanos / 1e6, switch (action) {
+                            case DROP -> "its frames are dropped";
+                            case FORWARD -> "its frames are sent through the pauses";
+                            case ALERT -> "reported only, it still obeys the pauses";
+                        })
+                : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed", cfg.ports()
+                        .get(port).name(), priority, nanos / 1e6));
         org.pfcswitch.core.deadlock.DeadlockWatch deadlock = anyCore.deadlockWatch();   // null with several workers
         List<String> portNames = cfg.ports().stream().map(SwitchConfig.Port::name).toList();
         java.util.function.Consumer<org.pfcswitch.core.deadlock.CycleRecord> deadlockLog = r -> log(String.format(

@@ -78,11 +78,11 @@ final class SetCommand implements Runnable {
             try {
                 token = ControlToken.read(file);
             } catch (NoSuchFileException e) {
-                spec.commandLine().getErr().println("pfcswitch set: no token file " + file
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": no token file " + file
                         + " (the switch writes it at start-up; give --token-file if it runs as another user or port)");
                 return 1;
             } catch (IOException e) {
-                spec.commandLine().getErr().println("pfcswitch set: cannot read the token file " + file + ": " + e.getMessage());
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": cannot read the token file " + file + ": " + e.getMessage());
                 return 1;
             }
             try {
@@ -90,11 +90,11 @@ final class SetCommand implements Runnable {
                 spec.commandLine().getOut().println(json ? answer : words.apply(JsonInput.read(answer)));
                 return 0;
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                spec.commandLine().getErr().println("pfcswitch set: the switch's answer is not JSON (" + e.getOriginalMessage()
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": the switch's answer is not JSON (" + e.getOriginalMessage()
                         + "); the change was applied");
                 return 1;
             } catch (ControlClient.Failure f) {
-                spec.commandLine().getErr().println("pfcswitch set: " + f.getMessage());
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": " + f.getMessage());
                 return f.status == 0 ? 1 : 2;
             }
         }

@@ -120,14 +120,12 @@ final class SwitchStatus {
                     .append(core.senderIgnoresPfc(p) ? " (sender ignores PFC)" : " (sender obeys PFC)");
             lines.add(line.toString());
         }
-        if (core.pfcWatchdog() != null) {
-            for (int p = 0; p < c.ports(); p++) {
-                if (sumPort(c.pfcwdStorms, p) > 0) {
-                    lines.add("pfcwd " + name(p) + ": storms" + byPriorityOrZero(c.pfcwdStorms, p) + ", restorations"
-                            + byPriorityOrZero(c.pfcwdRestorations, p) + ", dropped" + byPriorityOrZero(c.pfcwdDrops, p)
-                            + ", dropped from it" + byPriorityOrZero(c.pfcwdIngressDrops, p)
-                            + ", stormed now" + stormedNow(cores.ownerOf(p), p));
-                }
+        for (int p = 0; p < c.ports(); p++) {
+            if (sumPort(c.pfcwdStorms, p) > 0) {
+                lines.add("pfcwd " + name(p) + ": storms" + byPriorityOrZero(c.pfcwdStorms, p) + ", restorations"
+                        + byPriorityOrZero(c.pfcwdRestorations, p) + ", dropped" + byPriorityOrZero(c.pfcwdDrops, p)
+                        + ", dropped from it" + byPriorityOrZero(c.pfcwdIngressDrops, p)
+                        + ", stormed now" + stormedNow(cores.ownerOf(p), p));
             }
         }
         org.pfcswitch.core.deadlock.DeadlockWatch deadlock = core.deadlockWatch();

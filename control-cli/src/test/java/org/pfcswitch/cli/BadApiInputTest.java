@@ -89,7 +89,19 @@ class BadApiInputTest {
                 new Bad("/api/v1/params", "{\"params\":{\"alpha\":\"NaN\"}}", "mmu.schemes.dt.alpha must be a number"),
                 new Bad("/api/v1/params", "{\"params\":{\"ecn.kmin\":\"lots\"}}", "ecn.kmin"),
                 new Bad("/api/v1/params", "{\"params\":{\"fifo.depth\":\"1\"}}", "unknown key 'fifo.depth'"),
-                new Bad("/api/v1/params", "{\"params\":{\"alpha\":{\"x\":1}}}", "expected a string or number"));
+                new Bad("/api/v1/params", "{\"params\":{\"alpha\":{\"x\":1}}}", "expected a string or number"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":50}", "pfcwd detection_ms: must be 100-5000 ms, got 50"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":400,\"restoration_ms\":70000}",
+                        "pfcwd restoration_ms: must be 100-60000 ms, got 70000"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":400,\"action\":\"shout\"}",
+                        "pfcwd action: expected drop, forward or alert, got 'shout'"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":400,\"ports\":[\"eth9\"]}",
+                        "pfcwd ports: no port 'eth9' (ports: loop, sink, or all)"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":400.5}", "pfcwd detection_ms: expected whole milliseconds"),
+                new Bad("/api/v1/pfcwd/start", "{\"ports\":[\"loop\"]}", "pfcwd detection_ms: required"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":400,\"priorities\":[8]}", "pfcwd priorities: expected priorities 0-7"),
+                new Bad("/api/v1/pfcwd/start", "{\"detection_ms\":400,\"poll_ms\":5}", "pfcwd unknown key 'poll_ms'"),
+                new Bad("/api/v1/pfcwd/stop", "{\"ports\":\"loop\"}", "pfcwd ports: expected a list of port names"));
         List<String> failures = new ArrayList<>();
         for (Bad b : bodies) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + b.path()))
@@ -117,7 +129,34 @@ class BadApiInputTest {
                 failures.add(problem);
             }
         }
+        for (SetCase c : List.of(
+                new SetCase("pfcwd detection_ms: must be 100-5000 ms, got 50", "start", "all", "50"),
+                new SetCase("pfcwd action: expected drop, forward or alert, got 'shout'", "start", "--action", "shout", "loop", "400"),
+                new SetCase("pfcwd ports: no port 'eth9'", "stop", "eth9"),
+                new SetCase("DETECTION_TIME_MS: expected whole milliseconds after the ports, got 'soon'", "start", "loop", "soon"))) {
+            List<String> args = new ArrayList<>(List.of("pfcwd"));
+            args.addAll(List.of(c.args()));
+            args.addAll(List.of("--api", api, "--token-file", tokenFile.toString()));
+            Cli r = Cli.run(args.toArray(String[]::new));
+            String problem = BadInputTest.judge(new BadInputTest.Case("pfcwd " + String.join(" ", c.args()), args, 2,
+                    c.says()), r.exitCode(), r.err());
+            if (problem != null) {
+                failures.add(problem);
+            }
+        }
         assertTrue(failures.isEmpty(), String.join("\n", failures));
+        assertEquals(false, JSON.readTree(Cli.run("show", "pfcwd", "--json", "--api", api).out()).get("enabled").asBoolean(),
+                "no refused pfcwd start started it");
+        Cli start = Cli.run("pfcwd", "start", "--priority", "3", "loop", "400", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals("pfcwd started on loop (priority 3): action drop, detection 400 ms, restoration 800 ms", start.out().strip(),
+                "a good start after the refused ones works: " + start.err());
+        JsonNode watched = JSON.readTree(Cli.run("pfcwd", "show", "config", "--json", "--api", api).out()).get("ports");
+        assertEquals(1, watched.size(), watched.toString());
+        assertEquals("loop", watched.get(0).get("port").asText(), watched.toString());
+        assertEquals(0.8, watched.get(0).get("restoration_seconds").asDouble(), 1e-9, "default: twice the detection time");
+        Cli stop = Cli.run("pfcwd", "stop", "--api", api, "--token-file", tokenFile.toString());
+        assertEquals("pfcwd stopped on loop, sink", stop.out().strip(), stop.err());
+        assertTrue(Cli.run("pfcwd", "show", "config", "--api", api).out().startsWith("PFC watchdog: off"));
 
         JsonNode scheme = JSON.readTree(Cli.run("show", "scheme", "--json", "--api", api).out());
         assertEquals("dt", scheme.get("scheme").asText(), "nothing changed the scheme");

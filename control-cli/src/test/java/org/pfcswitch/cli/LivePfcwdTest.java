@@ -149,4 +149,91 @@ class LivePfcwdTest {
         long late = h2.stream().filter(p -> p >= 700).count();
         assertTrue(late >= 190, "h2 gets frames again after the restoration: " + late + " of 200 sent from 700 ms\n" + log);
     }
+
+    /**
+     * The watchdog started through the API on a switch started without one: {@code pfcwd start}
+     * (token) on h2's priority 3, a storm from h2 declared and counted in {@code pfcwd show stats}
+     * while it runs, {@code pfcwd stop} during the storm restores the queue (said, counted), and
+     * {@code show pfcwd} prints what {@code pfcwd show stats} does.
+     */
+    @Test
+    void startedThroughTheApiItCountsAStormAndAStopDuringItRestoresTheQueue() throws Exception {
+        Path cfg = lab.switchConfig("pfcwd-runtime", """
+                eal: {memoryMb: 256, hugepages: off}
+                forwarding: {learning: true, staticMacs: [{mac: "02:00:00:00:00:01", port: h0},
+                  {mac: "02:00:00:00:00:02", port: h1}, {mac: "02:00:00:00:00:03", port: h2}]}
+                classification: {trust: dscp, dscpMap: "26:3"}
+                mmu: {totalBytes: 4MiB, scheme: dt, losslessPriorities: [3]}
+                """, "speed: 100M", "speed: 100M", "speed: 100M");
+        MemorySegment pfc = MemorySegment.ofArray(new byte[60]);
+        // 65535 quanta last 335 ms at 100 Mb/s: a pause every 5 ms is one without a break even through the worker's
+        // and the sender's stalls on a loaded machine (tens of ms)
+        MacControl.writePfc(pfc, 0, H2, 1 << 3, 65535);
+        List<NetnsLab.Send> schedule = new ArrayList<>();
+        // 3 s of storm: long enough that the stop comes during it even when a loaded machine starts the sender late
+        for (int i = 0; i < 600; i++) {
+            schedule.add(NetnsLab.Send.at(5000L * i, 2, pfc));
+            schedule.add(NetnsLab.Send.at(5000L * i + 2500, 0, roce(H2, i)));
+        }
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String api = "http://127.0.0.1:" + port;
+        String token = dir.resolve("tokens-runtime").resolve("control.token").toString();
+        String log;
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port),
+                "--token-file", token)) {
+            sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
+            Cli off = Cli.run("pfcwd", "show", "config", "--api", api);
+            assertTrue(off.out().startsWith("PFC watchdog: off"), off.out() + off.err());
+
+            Cli start = Cli.run("pfcwd", "start", "--action", "drop", "--restoration-time", "200", "h2", "100",
+                    "--api", api, "--token-file", token);
+            assertEquals(0, start.exitCode(), start.out() + start.err());
+            assertEquals("pfcwd started on h2 (priority 3): action drop, detection 100 ms, restoration 200 ms",
+                    start.out().strip());
+            String config = Cli.run("pfcwd", "show", "config", "--api", api).out();
+            assertTrue(config.matches("(?s).*h2\\s+drop\\s+100\\.0 ms\\s+200\\.0 ms\\s+10\\.0 ms\\s+3\\s*\\n.*"), config);
+            assertTrue(!config.contains("h0") && !config.contains("h1"), config);
+
+            java.util.concurrent.CompletableFuture<Void> traffic = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    lab.send(schedule);
+                } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            String during = "";
+            long giveUp = System.nanoTime() + 10_000_000_000L;
+            while (!during.matches("(?s).*h2\\s+3\\s+stormed\\s+1\\s+0\\s.*") && System.nanoTime() < giveUp && !traffic.isDone()) {
+                Thread.sleep(50);
+                during = Cli.run("pfcwd", "show", "stats", "--api", api).out();
+            }
+            assertTrue(during.matches("(?s).*h2\\s+3\\s+stormed\\s+1\\s+0\\s.*"), "stormed and counted while the storm runs:\n"
+                    + during + "\nsender done: " + traffic.isDone() + "\n" + Cli.run("show", "pfc", "--api", api).out());
+
+            Cli stop = Cli.run("pfcwd", "stop", "h2", "--api", api, "--token-file", token);
+            assertEquals(0, stop.exitCode(), stop.out() + stop.err());
+            assertTrue(stop.out().startsWith("pfcwd stopped on h2; restored h2 priority 3"), stop.out());
+            assertTrue(!traffic.isDone(), "the stop came while h2 still paused (the schedule lasts 3 s)");
+            traffic.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            Thread.sleep(400);                                 // the last pause (335 ms) runs out
+
+            var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                    Cli.run("pfcwd", "show", "stats", "--json", "--api", api).out());
+            assertTrue(!json.get("enabled").asBoolean(), json.toString());
+            var h2q3 = java.util.stream.StreamSupport.stream(json.get("queues").spliterator(), false)
+                    .filter(q -> q.get("port").asText().equals("h2") && q.get("priority").asInt() == 3).findFirst().orElseThrow();
+            assertEquals(1, h2q3.get("storms").asLong(), json.toString());
+            assertEquals(1, h2q3.get("restorations").asLong(), "the stop's restoration is counted: " + json);
+            assertTrue(!h2q3.get("stormed").asBoolean() && h2q3.get("dropped_frames").asLong() > 0, json.toString());
+            assertEquals(Cli.run("show", "pfcwd", "--api", api).out(), Cli.run("pfcwd", "show", "stats", "--api", api).out(),
+                    "show pfcwd and pfcwd show stats are one rendering");
+            assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + sw.stderr());
+            log = sw.stdout();
+        }
+        assertTrue(log.contains("pfcwd: storm on h2 priority 3"), log);
+        assertTrue(log.contains("pfcwd: restored h2 priority 3"), log);
+    }
 }

@@ -98,6 +98,58 @@ class NetnsTestbedTest {
         }
     }
 
+    /**
+     * {@code hosts} against a live switch whose headroom (1 KiB, under one frame) cannot hold what an
+     * obeying sender has in flight when paused: the run ends with the switch's counts read through
+     * its control API, says plainly that the switch dropped lossless frames from senders that obey
+     * PFC, and exits with status 4. With no switch answering, one line says so and the hosts' table
+     * still comes.
+     */
+    @Test
+    void hostsEndWithTheSwitchsCountsAndFailWhenItDroppedLosslessFramesOfObeyingSenders() throws Exception {
+        requireRootAndTools();
+        String prefix = "pu" + ProcessHandle.current().pid() % 100_000 + "-";
+        Path cfg = dir.resolve("netns-headroom.yaml");
+        Files.writeString(cfg, Files.readString(Path.of("../testbed-configs/netns-3hosts.yaml")).replace("pfcsw-", prefix)
+                .replace("hugepages: auto", "hugepages: off")
+                .replace("  scheme: dt\n", "  scheme: dt\n  headroomFormula: fixed\n  headroomBytes: 1KiB\n"));
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String api = "http://127.0.0.1:" + port;
+        try {
+            Cli up = Cli.run("testbed", "up", "-c", cfg.toString());
+            assertEquals(0, up.exitCode(), up.out() + up.err());
+            Cli alone = Cli.run("hosts", "-c", cfg.toString(), "--scenario", HostsCommandTest.SCENARIO, "--duration", "200ms",
+                    "--api", api);
+            assertEquals(0, alone.exitCode(), alone.out() + alone.err());
+            assertEquals(1, alone.err().lines().filter(l -> l.startsWith("switch: not read")).count(), alone.err());
+            assertTrue(alone.out().contains("h0") && !alone.out().contains("switch, during the run"), alone.out());
+
+            try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port),
+                    "--token-file", dir.resolve("control.token").toString())) {
+                sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
+                Cli r = Cli.run("hosts", "-c", cfg.toString(), "--scenario", HostsCommandTest.SCENARIO, "--duration", "1s",
+                        "--api", api);
+                assertEquals(SwitchRunSummary.EXIT_LOSSLESS_DROPS, r.exitCode(), r.out() + r.err());
+                assertTrue(r.out().contains("switch, during the run (its control API at " + api + "):"), r.out());
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("lossless drops: (\\d+) from senders that obey PFC"
+                        + " \\(by ingress port: [^)]+\\), 0 from senders that ignore it").matcher(r.out());
+                assertTrue(m.find(), r.out());
+                assertTrue(Long.parseLong(m.group(1)) > 0, r.out());
+                assertTrue(r.out().matches("(?s).*PFC frames sent [1-9]\\d*, received \\d+; frames its ports' rx rings had no"
+                        + " room for \\d+.*"), r.out());
+                assertTrue(r.out().contains("NOT LOSSLESS: the switch dropped " + m.group(1) + " lossless frames from senders"
+                        + " that obey PFC (exit status 4)"), r.out());
+                assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + sw.stderr());
+            }
+        } finally {
+            Cli down = Cli.run("testbed", "down", "-c", cfg.toString());
+            assertEquals(0, down.exitCode(), down.err());
+        }
+    }
+
     /** A raw-socket listener for EtherType 0x8808 on a host's eth0 for 1.5 s; prints "ready" then the count. */
     private static Process sniff(String namespace) throws Exception {
         return new ProcessBuilder("ip", "netns", "exec", namespace, PYTHON, "-c", """

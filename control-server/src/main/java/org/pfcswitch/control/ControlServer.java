@@ -30,6 +30,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  * GET  /api/v1/trace?duration=2s&amp;every=10us   a trace (CSV, format of TraceWriter), streamed as recorded
  * POST /api/v1/scheme   {"scheme": "dsh"}                          token required
  * POST /api/v1/params   {"params": {"alpha": "1/8", "ecn.kmax": "400KiB"}}   token required
+ * POST /api/v1/pfcwd/start {"ports": ["h2"], "detection_ms": 400, ...}       token required ({@link PfcwdRequest})
+ * POST /api/v1/pfcwd/stop  {"ports": ["h2"]}                                 token required
+ * GET  /api/v1/pfcwd/config[?format=text]   the watchdog's settings by port (its stats: /api/v1/show/pfcwd)
  * </pre>
  *
  * Reads are open; a mutation needs {@code Authorization: Bearer TOKEN} (see {@link ControlToken}).
@@ -91,8 +94,9 @@ public final class ControlServer implements AutoCloseable {
                 return sw.stalls()[bucket];
             }
         };
-        this.metrics = new SwitchMetrics(snapshot, portNames, driver, sw.config().core().pfcwd() != null,
-                sw.config().core().shadows());
+        // the watchdog's meters whenever it can run (it can be started at any time), so a scrape's families stay put
+        boolean pfcRuns = sw.config().core().mmu().upstreamPausing() != org.pfcswitch.mmu.UpstreamPausing.PER_QUEUE;
+        this.metrics = new SwitchMetrics(snapshot, portNames, driver, pfcRuns, sw.config().core().shadows());
         this.metrics.addProcessMetrics();
     }
 
@@ -221,27 +225,24 @@ public final class ControlServer implements AutoCloseable {
                 trace(req, ex);
             } else if (path.equals("/api/v1/scheme") || path.equals("/api/v1/params")) {
                 requireMethod(method, "POST");
-                if (!token.accepts(req.header("Authorization"))) {
-                    throw new ApiError(401, "a change needs 'Authorization: Bearer TOKEN' with the token this switch"
-                            + " wrote at start-up (pfcswitch set reads it)");
-                }
-                JsonNode body = body(req);
-                long deadline = changeDeadline(req);
-                if (!state.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    throw new ApiError(503, "not applied: other control requests held the switch past this change's deadline");
-                }
-                try {
+                change(req, (body, deadline) -> {
                     if (path.endsWith("scheme")) {
                         setScheme(ex, body, deadline);
                     } else {
                         setParams(ex, body, deadline);
                     }
-                } finally {
-                    state.unlock();
-                }
+                });
+            } else if (path.equals("/api/v1/pfcwd/start") || path.equals("/api/v1/pfcwd/stop")) {
+                requireMethod(method, "POST");
+                change(req, (body, deadline) -> changePfcwd(ex, path.endsWith("start")
+                        ? PfcwdRequest.start(body, portNames, sw.mmuConfig().losslessPriorityMask())
+                        : PfcwdRequest.stop(body, portNames), deadline));
+            } else if (path.equals("/api/v1/pfcwd/config")) {
+                requireMethod(method, "GET");
+                pfcwdConfig(req, ex);
             } else {
                 throw new ApiError(404, "no such resource: " + path + " (try /metrics, /api/v1/show/{"
-                        + String.join(",", StatusViews.VIEWS) + "}, POST /api/v1/scheme, POST /api/v1/params)");
+                        + String.join(",", StatusViews.VIEWS) + "}, POST /api/v1/scheme, POST /api/v1/params, POST /api/v1/pfcwd/{start,stop}, /api/v1/pfcwd/config)");
             }
         } catch (ApiError e) {
             ex.sendError(e.status, e.getMessage());
@@ -252,6 +253,32 @@ public final class ControlServer implements AutoCloseable {
             ex.sendError(503, "shutting down");
         } catch (IOException e) {
             // a streamed answer whose client went away: nothing left to tell it
+        }
+    }
+
+    /** A change's work once its token, body and deadline are checked and the switch's state is held. */
+    private interface ChangeHandler {
+        void apply(JsonNode body, long deadline) throws TimeoutException, InterruptedException, IOException;
+    }
+
+    /**
+     * Runs a mutation: refused without the token, with a body that is not a JSON object, or when
+     * the switch's state cannot be had before the change's deadline ({@link #changeDeadline}).
+     */
+    private void change(ApiRequest req, ChangeHandler handler) throws TimeoutException, InterruptedException, IOException {
+        if (!token.accepts(req.header("Authorization"))) {
+            throw new ApiError(401, "a change needs 'Authorization: Bearer TOKEN' with the token this switch"
+                    + " wrote at start-up (pfcswitch set reads it)");
+        }
+        JsonNode body = body(req);
+        long deadline = changeDeadline(req);
+        if (!state.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            throw new ApiError(503, "not applied: other control requests held the switch past this change's deadline");
+        }
+        try {
+            handler.apply(body, deadline);
+        } finally {
+            state.unlock();
         }
     }
 
@@ -436,6 +463,53 @@ public final class ControlServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new ApiError(409, e.getMessage());
         }
+    }
+
+    /**
+     * Starts or stops the PFC watchdog on the request's ports, on each port's worker, if it can
+     * reach them before {@code deadline}; a stop restores a stormed queue first, and the answer
+     * names every queue restored.
+     */
+    private void changePfcwd(ApiExchange ex, PfcwdRequest change, long deadline) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new ApiError(503, "not applied: the change could not reach the switch before its deadline");
+        }
+        int[] restored;
+        try {
+            restored = sw.changePfcWatchdog(change.ports(), change.priorities(), change.settings(),
+                    Math.min(WORKER_TIMEOUT_NANOS, left));
+        } catch (TimeoutException e) {
+            throw new ApiError(503, "not applied: " + e.getMessage());
+        } catch (IllegalStateException e) {
+            throw new ApiError(409, e.getMessage());
+        }
+        String answer = change.answer(portNames, restored);
+        log.accept("control: pfcwd " + answer);
+        ex.send(200, "application/json", answer);
+    }
+
+    private void pfcwdConfig(ApiRequest req, ApiExchange ex) throws TimeoutException, InterruptedException {
+        String format = req.query().getOrDefault("format", "json");
+        if (!format.equals("json") && !format.equals("text")) {
+            throw new ApiError(400, "format must be json or text, got '" + format + "'");
+        }
+        String text;
+        state.lock();
+        try {
+            refresh();
+            PfcwdView view = new PfcwdView(snapshot, portNames);
+            if (format.equals("text")) {
+                text = view.configText() + "\n";
+            } else {
+                JsonOutput j = new JsonOutput().beginObject();
+                view.configJson(j);
+                text = j.endObject().toString();
+            }
+        } finally {
+            state.unlock();
+        }
+        ex.send(200, format.equals("text") ? "text/plain; charset=utf-8" : "application/json", text);
     }
 
     private void refresh() throws TimeoutException, InterruptedException {

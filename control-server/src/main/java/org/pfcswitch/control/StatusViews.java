@@ -49,7 +49,7 @@ public final class StatusViews {
             case "buffer" -> bufferJson(j);
             case "pfc" -> pfcJson(j);
             case "scheme" -> schemeJson(j);
-            case "pfcwd" -> pfcwdJson(j);
+            case "pfcwd" -> new PfcwdView(s, names).json(j);
             case "deadlock" -> new DeadlockView(s, names).json(j);
             case "shadow" -> shadowJson(j);
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
@@ -65,7 +65,7 @@ public final class StatusViews {
             case "buffer" -> bufferText();
             case "pfc" -> pfcText();
             case "scheme" -> schemeText();
-            case "pfcwd" -> pfcwdText();
+            case "pfcwd" -> new PfcwdView(s, names).text();
             case "deadlock" -> new DeadlockView(s, names).text();
             case "shadow" -> shadowText();
             default -> throw new IllegalArgumentException("unknown view '" + view + "' (views: " + String.join(", ", VIEWS) + ")");
@@ -234,60 +234,6 @@ public final class StatusViews {
             }
         }
         j.endArray();
-    }
-
-    /**
-     * {@code {"enabled", "detection_seconds", "restoration_seconds", "action", "poll_seconds", "queues": [{port, priority,
-     * stormed, storms, restorations, dropped_frames}]}}: every queue that is stormed or ever was, or paused now.
-     */
-    private void pfcwdJson(JsonOutput j) {
-        j.field("enabled", s.pfcwd != null);
-        if (s.pfcwd != null) {
-            j.field("detection_seconds", s.pfcwd.detectionNanos() / 1e9, 6).field("restoration_seconds",
-                    s.pfcwd.restorationNanos() / 1e9, 6).field("action", s.pfcwd.action().label())
-                    .field("poll_seconds", s.pfcwd.pollNanos() / 1e9, 6);
-        }
-        j.beginArray("queues");
-        for (int p = 0; p < s.ports; p++) {
-            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
-                int k = p * CoreSnapshot.PRIORITIES + q;
-                if (pfcwdRow(k)) {
-                    j.beginObject().field("port", names.get(p)).field("priority", q).field("stormed", s.pfcwdStormed[k])
-                            .field("egress_paused", s.egressPaused[k]).field("storms", s.counters.pfcwdStorms[k])
-                            .field("restorations", s.counters.pfcwdRestorations[k]).field("dropped_frames", s.counters.pfcwdDrops[k])
-                            .field("dropped_rx_frames", s.counters.pfcwdIngressDrops[k]).endObject();
-                }
-            }
-        }
-        j.endArray();
-    }
-
-    private boolean pfcwdRow(int k) {
-        return s.pfcwdStormed[k] || s.counters.pfcwdStorms[k] > 0 || s.egressPaused[k];
-    }
-
-    private String pfcwdText() {
-        if (s.pfcwd == null) {
-            return "PFC watchdog: off (add pfcwd: {detection: 200ms, restoration: 400ms, action: drop} to the switch config)";
-        }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "PFC watchdog: detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms%n",
-                s.pfcwd.detectionNanos() / 1e6, s.pfcwd.restorationNanos() / 1e6, s.pfcwd.action().label(),
-                s.pfcwd.pollNanos() / 1e6));
-        TextTable t = new TextTable("PORT", "PRIO", "STATUS", "STORMS", "RESTORED", "TX_DROP", "RX_DROP");
-        boolean any = false;
-        for (int p = 0; p < s.ports; p++) {
-            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
-                int k = p * CoreSnapshot.PRIORITIES + q;
-                if (pfcwdRow(k)) {
-                    any = true;
-                    t.row(names.get(p), q, s.pfcwdStormed[k] ? "stormed" : s.egressPaused[k] ? "paused" : "operational",
-                            s.counters.pfcwdStorms[k], s.counters.pfcwdRestorations[k], s.counters.pfcwdDrops[k],
-                            s.counters.pfcwdIngressDrops[k]);
-                }
-            }
-        }
-        return out.append(any ? t.toString() : "no queue paused or stormed, now or before").toString();
     }
 
     // ------------------------------------------------------------------ shadow schemes

@@ -51,7 +51,7 @@ public final class SwitchMetrics {
         this(snap, portNames, driver, false);
     }
 
-    /** With {@code pfcwd}, also the PFC watchdog's meters (the switch config has a pfcwd section). */
+    /** With {@code pfcwd}, also the PFC watchdog's meters (the scheme runs PFC, so the watchdog can be started). */
     public SwitchMetrics(CoreSnapshot snap, List<String> portNames, Driver driver, boolean pfcwd) {
         this(snap, portNames, driver, pfcwd, List.of());
     }

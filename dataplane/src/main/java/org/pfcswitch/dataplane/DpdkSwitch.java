@@ -194,6 +194,39 @@ public final class DpdkSwitch {
     }
 
     /**
+     * Starts (or changes) the PFC watchdog on {@code ports} for {@code priorities} under
+     * {@code settings}, or, with {@code settings} null, stops it there (a stormed queue is restored
+     * first): on each port's own worker, between two bursts ({@link SwitchCore#startPfcWatchdog}).
+     * With several workers each owner takes its ports in its own turn, in port order.
+     *
+     * @return by port, the priorities whose stormed queue the change restored
+     * @throws IllegalStateException the switch is stopped, or its scheme runs no PFC (bfc)
+     * @throws TimeoutException      a worker did not answer in {@code timeoutNanos} (the ports of the
+     *                               workers before it are changed already)
+     */
+    public synchronized int[] changePfcWatchdog(int[] ports, int priorities, org.pfcswitch.core.PfcWatchdogConfig settings,
+                                               long timeoutNanos) throws TimeoutException, InterruptedException {
+        if (stopped) {
+            throw new IllegalStateException("the switch is stopped");
+        }
+        int[] restored = new int[workerOf.length];
+        for (int w = 0; w < mailboxes.length; w++) {
+            int worker = w;
+            int[] own = java.util.Arrays.stream(ports).filter(p -> workerOf[p] == worker).toArray();
+            if (own.length == 0) {
+                continue;
+            }
+            mailboxes[w].call((core, now) -> {
+                for (int p : own) {
+                    restored[p] = settings == null ? core.stopPfcWatchdog(p, now)
+                            : core.startPfcWatchdog(p, priorities, settings, now);
+                }
+            }, timeoutNanos);
+        }
+        return restored;
+    }
+
+    /**
      * Starts recording a trace of the running core into {@code recorder} (bound to the core here):
      * the worker samples it once per pass, self-throttled to its period.
      *

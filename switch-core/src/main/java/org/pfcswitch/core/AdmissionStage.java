@@ -51,7 +51,7 @@ final class AdmissionStage {
     private final int worker;
     /** The MMU's lossless priorities (follows {@link #install}). */
     private int losslessMask;
-    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    /** The PFC watchdog, or null under bfc, which runs no PFC. */
     private PfcWatchdog watchdog;
     private EgressStage egress;
     /** The rings to the other workers, or null when one worker runs every port. */

@@ -49,8 +49,11 @@ public final class CoreSnapshot {
     public final long[] egressPausedNanos;
     /** PFC watchdog by egress (port, priority): stormed now (its counters are in {@link #counters}). */
     public final boolean[] pfcwdStormed;
-    /** The watchdog's settings, or null when it is off. */
+    /** The watchdog's settings in the switch's config (every port from the start), or null when it had none. */
     public PfcWatchdogConfig pfcwd;
+    /** By port: the watchdog's settings now, or null when the port is not watched; the priorities it watches (a mask). */
+    public final PfcWatchdogConfig[] pfcwdByPort;
+    public final int[] pfcwdPriorities;
     /** The scheme's own state of each ingress queue ({@link #schemeStateName}, e.g. SPFC's victim flag), 0 if none. */
     public final long[] schemeState;
     public String schemeStateName;
@@ -102,6 +105,8 @@ public final class CoreSnapshot {
         egressPaused = new boolean[keys];
         egressPausedNanos = new long[keys];
         pfcwdStormed = new boolean[keys];
+        pfcwdByPort = new PfcWatchdogConfig[ports];
+        pfcwdPriorities = new int[ports];
         senderIgnoresPfc = new boolean[ports];
         schemeState = new long[keys];
         portXoff = new boolean[ports];
@@ -134,6 +139,8 @@ public final class CoreSnapshot {
         for (int p = 0; p < ports; p++) {
             portXoff[p] = flow.isPortXoff(p);
             senderIgnoresPfc[p] = core.senderIgnoresPfc(p);
+            pfcwdByPort[p] = core.pfcWatchdog(p);
+            pfcwdPriorities[p] = core.pfcWatchdogPriorities(p);
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = BufferLedger.key(p, q);
                 ingressBytes[k] = ledger.ingressBytes(k);
@@ -190,6 +197,8 @@ public final class CoreSnapshot {
             CoreSnapshot owner = parts[workerOf[p]];
             portXoff[p] = owner.portXoff[p];
             senderIgnoresPfc[p] = owner.senderIgnoresPfc[p];
+            pfcwdByPort[p] = owner.pfcwdByPort[p];
+            pfcwdPriorities[p] = owner.pfcwdPriorities[p];
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = p * PRIORITIES + q;
                 ingressBytes[k] = owner.ingressBytes[k];

@@ -171,7 +171,7 @@ final class PfcLink implements LinkControl {
     @Override
     public int pausedMask(int port, int candidates, long now) {
         if (watchdog != null) {
-            candidates &= ~watchdog.stormedMask[port];      // a stormed queue no longer obeys its neighbour
+            candidates &= ~watchdog.ignoringMask[port];     // a stormed queue no longer obeys its neighbour (unless alert)
         }
         return pauses.pausedMask(port, candidates, now);
     }

@@ -3,7 +3,8 @@ package org.pfcswitch.core;
 /**
  * The PFC watchdog's settings: an egress queue (port, priority) that its downstream neighbour has
  * kept paused for {@code detectionNanos} without a break is declared stormed; while stormed its
- * frames are dropped ({@link Action#DROP}) or sent as if no pause had come ({@link Action#FORWARD});
+ * frames are dropped ({@link Action#DROP}) or sent as if no pause had come ({@link Action#FORWARD}),
+ * or it keeps obeying and the storm is only counted and reported ({@link Action#ALERT});
  * it is restored once no pause frame for that priority has arrived for {@code restorationNanos}.
  * The watchdog checks every {@code pollNanos} (default: a tenth of the detection time), so a storm
  * is declared between {@code detection} and {@code detection + poll} after the pause began.
@@ -20,7 +21,9 @@ public record PfcWatchdogConfig(long detectionNanos, long restorationNanos, Acti
         /** Drop the queued frames and every new arrival for the queue (counted as {@code pfcwd} drops). */
         DROP,
         /** Send the queue's frames ignoring the neighbour's pause. */
-        FORWARD;
+        FORWARD,
+        /** Keep obeying the neighbour; only count and report the storm. */
+        ALERT;
 
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -48,7 +48,7 @@ final class ReceiveStage {
     private final long[] burstOffset = new long[BURST];
     private final int[] burstLength = new int[BURST];
     private final ParseError[] burstError = new ParseError[BURST];
-    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    /** The PFC watchdog, or null under bfc, which runs no PFC. */
     private final PfcWatchdog watchdog;
     /** The rings to the other workers (stations learned here go to them), or null with one worker. */
     private WorkerCrossings crossings;

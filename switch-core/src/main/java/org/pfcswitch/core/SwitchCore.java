@@ -62,8 +62,10 @@ public final class SwitchCore implements PfcPortState {
      */
     private final DeadlineHeap timers;
     private final SwitchCounters counters;
-    /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
+    /** The PFC watchdog (watching no port until started, unless the config has one), or null under bfc, which runs no PFC. */
     private final PfcWatchdog watchdog;
+    /** The watchdog's settings at start (every port), or null. */
+    private final PfcWatchdogConfig watchdogAtStart;
     /** The switch's own deadlock detection, or null (off, or under bfc, which runs no PFC). */
     private final DeadlockWatch deadlock;
     /** The rings to the other workers' cores, or null when this core runs every port. */
@@ -100,6 +102,7 @@ public final class SwitchCore implements PfcPortState {
                RandomSource random, WorkerCrossings crossings, LedgerPeers peers, int worker) {
         this.ports = config.ports();
         this.crossings = crossings;
+        this.watchdogAtStart = config.pfcwd();
         long[] speedBps = new long[ports];
         long[] portMac = new long[ports];
         for (int p = 0; p < ports; p++) {
@@ -123,12 +126,8 @@ public final class SwitchCore implements PfcPortState {
         } else {
             this.pfcLink = pfc;
             this.link = pfc.attach(mmu.flowControl());
-            if (config.pfcwd() != null) {
-                watchdog = new PfcWatchdog(config.pfcwd(), ports, pfc.pauses(), timers, 2 * ports, counters);
-                pfc.watchdog(watchdog);
-            } else {
-                watchdog = null;
-            }
+            watchdog = new PfcWatchdog(config.pfcwd(), ports, pfc.pauses(), timers, 2 * ports, counters);
+            pfc.watchdog(watchdog);
             scheduler = model.scheduling().create(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         EcnStage ecn = EcnStage.of(model.ecnAt());
@@ -248,17 +247,60 @@ public final class SwitchCore implements PfcPortState {
         if (!watchdog.poll(now)) {
             return;
         }
-        boolean drop = watchdog.config().action() == PfcWatchdogConfig.Action.DROP;
         for (int port = 0; port < ports; port++) {
             if (watchdog.changed[port] == 0) {
                 continue;
             }
-            if (drop) {
-                for (int v = watchdog.stormedNow[port]; v != 0; v &= v - 1) {
-                    egress.dropQueue(port, Integer.numberOfTrailingZeros(v), now);
-                }
+            for (int v = watchdog.droppingNow(port); v != 0; v &= v - 1) {
+                egress.dropQueue(port, Integer.numberOfTrailingZeros(v), now);
             }
             egress.serve(port, now);
+        }
+    }
+
+    /**
+     * Starts (or changes) the watchdog on {@code port}, for the priorities in {@code priorities},
+     * at {@code now}: see {@link PfcWatchdog#start}. A queue restored by the change obeys its
+     * neighbour again at once. Call on the thread that owns the core (through its
+     * {@link CoreMailbox}, between bursts).
+     *
+     * @return the priorities whose stormed queue the change restored
+     * @throws IllegalStateException the scheme runs no PFC (bfc), so there is nothing to watch
+     */
+    public int startPfcWatchdog(int port, int priorities, PfcWatchdogConfig config, long now) {
+        requireWatchdog();
+        java.util.Objects.checkIndex(port, ports);
+        if (priorities == 0 || priorities >>> PRIORITIES != 0) {
+            throw new IllegalArgumentException("pfcwd priorities: a mask of priorities 0-7, got " + priorities);
+        }
+        int restored = watchdog.start(port, priorities, java.util.Objects.requireNonNull(config, "config"), now);
+        if (restored != 0) {
+            egress.serve(port, now);
+        }
+        return restored;
+    }
+
+    /**
+     * Stops the watchdog on {@code port} at {@code now}; a queue stormed there is restored first
+     * (counted as a restoration) and obeys its neighbour again at once. Call on the thread that
+     * owns the core.
+     *
+     * @return the priorities whose stormed queue was restored
+     */
+    public int stopPfcWatchdog(int port, long now) {
+        requireWatchdog();
+        java.util.Objects.checkIndex(port, ports);
+        int restored = watchdog.stop(port, now);
+        if (restored != 0) {
+            egress.serve(port, now);
+        }
+        return restored;
+    }
+
+    private void requireWatchdog() {
+        if (watchdog == null) {
+            throw new IllegalStateException("the PFC watchdog needs a scheme that runs PFC; "
+                    + admission.mmu().schemeName() + " pauses per queue (BFC)");
         }
     }
 
@@ -271,15 +313,25 @@ public final class SwitchCore implements PfcPortState {
 
     /**
      * The watchdog's storms and restorations as a ring another thread drains (the live switch logs
-     * them from its main thread), or null when the watchdog is off.
+     * them from its main thread), or null under a scheme that runs no PFC.
      */
     public PfcWatchdogEvents pfcWatchdogEvents() {
         return watchdog == null ? null : watchdog.events;
     }
 
-    /** The watchdog's settings, or null when it is off. */
+    /** The watchdog's settings in the switch's config (every port from the start), or null when it had none. */
     public PfcWatchdogConfig pfcWatchdog() {
-        return watchdog == null ? null : watchdog.config();
+        return watchdogAtStart;
+    }
+
+    /** The watchdog's settings on {@code port} now, or null when the port is not watched. */
+    public PfcWatchdogConfig pfcWatchdog(int port) {
+        return watchdog == null ? null : watchdog.settings(port);
+    }
+
+    /** The priorities the watchdog watches on {@code port} (a mask; 0 when the port is not watched). */
+    public int pfcWatchdogPriorities(int port) {
+        return watchdog == null ? 0 : watchdog.watchedMask[port];
     }
 
     /** Whether the watchdog has declared egress queue {@code (port, priority)} stormed. */

@@ -1,0 +1,166 @@
+package org.pfcswitch.control;
+
+import java.util.List;
+import java.util.Locale;
+
+import org.pfcswitch.control.json.JsonOutput;
+import org.pfcswitch.core.CoreSnapshot;
+import org.pfcswitch.core.PfcWatchdogConfig;
+
+/**
+ * The PFC watchdog as {@code show pfcwd} and {@code pfcwd show stats} print it (one rendering,
+ * after SONiC's {@code pfcwd show stats}: each egress queue paused, stormed now or ever, with its
+ * storms, restorations and drops) and as {@code pfcwd show config} prints it (each watched port's
+ * action, detection and restoration times and priorities), as JSON and as text, from one
+ * {@link CoreSnapshot}.
+ */
+final class PfcwdView {
+
+    private static final int PRIORITIES = CoreSnapshot.PRIORITIES;
+
+    private final CoreSnapshot s;
+    private final List<String> names;
+
+    PfcwdView(CoreSnapshot snapshot, List<String> portNames) {
+        this.s = snapshot;
+        this.names = portNames;
+    }
+
+    /** The settings every port shares, when every port is watched alike (a pfcwd: section at start); else null. */
+    private PfcWatchdogConfig shared() {
+        PfcWatchdogConfig first = s.pfcwdByPort[0];
+        for (int p = 0; p < s.ports; p++) {
+            if (s.pfcwdByPort[p] == null || !s.pfcwdByPort[p].equals(first) || s.pfcwdPriorities[p] != s.pfcwdPriorities[0]) {
+                return null;
+            }
+        }
+        return first;
+    }
+
+    private int watchedPorts() {
+        int n = 0;
+        for (PfcWatchdogConfig c : s.pfcwdByPort) {
+            n += c == null ? 0 : 1;
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ stats (show pfcwd)
+
+    /**
+     * {@code {"enabled", ["detection_seconds", "restoration_seconds", "action", "poll_seconds" when every port
+     * shares them,] "ports": [...] (as configJson), "queues": [{port, priority, stormed, egress_paused, storms,
+     * restorations, dropped_frames, dropped_rx_frames}]}}.
+     */
+    void json(JsonOutput j) {
+        configJson(j);
+        PfcWatchdogConfig all = shared();
+        if (all != null) {
+            j.field("detection_seconds", all.detectionNanos() / 1e9, 6).field("restoration_seconds",
+                    all.restorationNanos() / 1e9, 6).field("action", all.action().label())
+                    .field("poll_seconds", all.pollNanos() / 1e9, 6);
+        }
+        j.beginArray("queues");
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < PRIORITIES; q++) {
+                int k = p * PRIORITIES + q;
+                if (statsRow(k)) {
+                    j.beginObject().field("port", names.get(p)).field("priority", q).field("stormed", s.pfcwdStormed[k])
+                            .field("egress_paused", s.egressPaused[k]).field("storms", s.counters.pfcwdStorms[k])
+                            .field("restorations", s.counters.pfcwdRestorations[k]).field("dropped_frames", s.counters.pfcwdDrops[k])
+                            .field("dropped_rx_frames", s.counters.pfcwdIngressDrops[k]).endObject();
+                }
+            }
+        }
+        j.endArray();
+    }
+
+    /** A queue worth a row: stormed now or ever, or paused now. */
+    private boolean statsRow(int k) {
+        return s.pfcwdStormed[k] || s.counters.pfcwdStorms[k] > 0 || s.egressPaused[k];
+    }
+
+    String text() {
+        StringBuilder out = new StringBuilder(summary()).append('\n');
+        TextTable t = new TextTable("PORT", "PRIO", "STATUS", "STORMS", "RESTORED", "TX_DROP", "RX_DROP");
+        boolean any = false;
+        for (int p = 0; p < s.ports; p++) {
+            for (int q = 0; q < PRIORITIES; q++) {
+                int k = p * PRIORITIES + q;
+                if (statsRow(k)) {
+                    any = true;
+                    t.row(names.get(p), q, s.pfcwdStormed[k] ? "stormed" : s.egressPaused[k] ? "paused" : "operational",
+                            s.counters.pfcwdStorms[k], s.counters.pfcwdRestorations[k], s.counters.pfcwdDrops[k],
+                            s.counters.pfcwdIngressDrops[k]);
+                }
+            }
+        }
+        return out.append(any ? t.toString() : "no queue paused or stormed, now or before").toString();
+    }
+
+    private String summary() {
+        PfcWatchdogConfig all = shared();
+        if (all != null) {
+            return String.format(Locale.ROOT, "PFC watchdog: detection %.1f ms, restoration %.1f ms, action %s, poll %.1f ms",
+                    all.detectionNanos() / 1e6, all.restorationNanos() / 1e6, all.action().label(), all.pollNanos() / 1e6);
+        }
+        int watched = watchedPorts();
+        return watched == 0
+                ? "PFC watchdog: off (pfcwd start PORTS DETECTION_MS, or a pfcwd: section in the switch config)"
+                : "PFC watchdog: on " + watched + " of " + s.ports + " ports (pfcwd show config)";
+    }
+
+    // ------------------------------------------------------------------ config (pfcwd show config)
+
+    /** {@code "enabled", "ports": [{port, action, detection_seconds, restoration_seconds, poll_seconds, priorities}]}: the watched ports. */
+    void configJson(JsonOutput j) {
+        j.field("enabled", watchedPorts() > 0).beginArray("ports");
+        for (int p = 0; p < s.ports; p++) {
+            PfcWatchdogConfig c = s.pfcwdByPort[p];
+            if (c != null) {
+                j.beginObject().field("port", names.get(p)).field("action", c.action().label())
+                        .field("detection_seconds", c.detectionNanos() / 1e9, 6)
+                        .field("restoration_seconds", c.restorationNanos() / 1e9, 6)
+                        .field("poll_seconds", c.pollNanos() / 1e9, 6)
+                        .field("priorities", priorities(s.pfcwdPriorities[p])).endObject();
+            }
+        }
+        j.endArray();
+    }
+
+    String configText() {
+        if (watchedPorts() == 0) {
+            return summary();
+        }
+        TextTable t = new TextTable("PORT", "ACTION", "DETECTION TIME", "RESTORATION TIME", "POLL", "PRIORITIES");
+        for (int p = 0; p < s.ports; p++) {
+            PfcWatchdogConfig c = s.pfcwdByPort[p];
+            if (c != null) {
+                t.row(names.get(p), c.action().label(), millis(c.detectionNanos()), millis(c.restorationNanos()),
+                        millis(c.pollNanos()), priorityList(s.pfcwdPriorities[p]));
+            }
+        }
+        return t.toString();
+    }
+
+    private static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+
+    private static int[] priorities(int mask) {
+        int[] out = new int[Integer.bitCount(mask)];
+        int i = 0;
+        for (int v = mask; v != 0; v &= v - 1) {
+            out[i++] = Integer.numberOfTrailingZeros(v);
+        }
+        return out;
+    }
+
+    private static String priorityList(int mask) {
+        StringBuilder b = new StringBuilder();
+        for (int q : priorities(mask)) {
+            b.append(b.isEmpty() ? "" : ",").append(q);
+        }
+        return b.toString();
+    }
+}
