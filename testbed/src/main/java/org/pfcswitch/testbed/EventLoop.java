@@ -9,8 +9,9 @@ import java.util.List;
  * port, arg) kept in slot arrays and ordered by a 4-ary heap of slot numbers on (time, sequence
  * number): two events at the same nanosecond run in the order they were scheduled, so a run is a
  * pure function of its inputs. No object is created per event once the arrays have grown. Frame
- * arrivals of a wire wait in the wire's own FIFO ({@link #openLane}), with only the earliest in
- * the heap; that changes the cost, not the order.
+ * arrivals of a wire wait in the wire's own FIFO ({@link #openLane}), and a node's flow starts in
+ * one of the node's own, with only the earliest of each FIFO in the heap; that changes the cost,
+ * not the order.
  *
  * <p>Every dispatched event is folded into {@link #traceDigest()}, a 64-bit fingerprint of the
  * whole run that the determinism test compares.
@@ -41,6 +42,10 @@ public final class EventLoop {
     private int[] freeSlots = new int[1024];
     private int freeCount;
     private Lane[] lanes = new Lane[0];
+    // By node id: the lane of that node's FLOW_START events (-1: none yet). Traffic generators draw
+    // every start before the run, so without lanes the heap would hold one entry per future flow
+    // (tens of thousands on a fabric) and every removal would sift through all of them.
+    private int[] flowStartLane = new int[0];
     private int size;
     private int slotsUsed;
     // True while an event runs whose heap entry (the root, heap[0]) is spent but not yet removed.
@@ -79,6 +84,11 @@ public final class EventLoop {
         return n;
     }
 
+    /** Entries in the heap: at most one per lane, plus the events scheduled outside lanes. */
+    int heapEntries() {
+        return rootSpent ? size - 1 : size;
+    }
+
     /** A fingerprint of every event run so far: time, node, kind and port, in order. */
     public long traceDigest() {
         return digest;
@@ -86,6 +96,14 @@ public final class EventLoop {
 
     /** Schedules an event; {@code at} must not be in the past. */
     public void schedule(long at, int nodeId, int eventKind, int eventPort, long eventArg) {
+        if (eventKind == FLOW_START) {
+            scheduleOnLane(flowStartLane(nodeId), at, eventArg);
+            return;
+        }
+        scheduleInHeap(at, nodeId, eventKind, eventPort, eventArg);
+    }
+
+    private void scheduleInHeap(long at, int nodeId, int eventKind, int eventPort, long eventArg) {
         if (at < now) {
             throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
         }
@@ -119,16 +137,32 @@ public final class EventLoop {
      * exactly what {@link #schedule} would give.
      */
     int openLane(int nodeId, int eventPort) {
+        return openLane(nodeId, FRAME, eventPort);
+    }
+
+    private int openLane(int nodeId, int eventKind, int eventPort) {
         lanes = Arrays.copyOf(lanes, lanes.length + 1);
-        lanes[lanes.length - 1] = new Lane(nodeId, eventPort);
+        lanes[lanes.length - 1] = new Lane(nodeId, eventKind, eventPort);
         return lanes.length - 1;
     }
 
-    /** Schedules a FRAME event with {@code eventArg} on lane {@code laneId}; as {@link #schedule} otherwise. */
+    private int flowStartLane(int nodeId) {
+        if (nodeId >= flowStartLane.length) {
+            int from = flowStartLane.length;
+            flowStartLane = Arrays.copyOf(flowStartLane, Math.max(nodeId + 1, 2 * from));
+            Arrays.fill(flowStartLane, from, flowStartLane.length, -1);
+        }
+        if (flowStartLane[nodeId] < 0) {
+            flowStartLane[nodeId] = openLane(nodeId, FLOW_START, 0);
+        }
+        return flowStartLane[nodeId];
+    }
+
+    /** Schedules the lane's kind of event with {@code eventArg} on lane {@code laneId}; as {@link #schedule} otherwise. */
     void scheduleOnLane(int laneId, long at, long eventArg) {
         Lane lane = lanes[laneId];
         if (lane.count > 0 && at < lane.time[(lane.head + lane.count - 1) & lane.mask]) {
-            schedule(at, lane.node, FRAME, lane.port, eventArg);   // out of order: the heap keeps it right
+            scheduleInHeap(at, lane.node, lane.kind, lane.port, eventArg);   // out of order: the heap keeps it right
             return;
         }
         if (at < now) {
@@ -167,7 +201,7 @@ public final class EventLoop {
                     rootSpent = true;
                 }
                 n = lane.node;
-                k = FRAME;
+                k = lane.kind;
                 p = lane.port;
             }
             dispatched++;
@@ -203,9 +237,10 @@ public final class EventLoop {
         heapSeq = Arrays.copyOf(heapSeq, cap);
     }
 
-    /** A ring of one lane's pending events in (time, sequence) order. */
+    /** A ring of one lane's pending events, all of one (node, kind, port), in (time, sequence) order. */
     private static final class Lane {
         final int node;
+        final int kind;
         final int port;
         long[] time = new long[64];
         long[] seq = new long[64];
@@ -214,8 +249,9 @@ public final class EventLoop {
         int head;
         int count;
 
-        Lane(int node, int port) {
+        Lane(int node, int kind, int port) {
             this.node = node;
+            this.kind = kind;
             this.port = port;
         }
 
