@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Wall-clock speed of `pfcswitch sim` on a paper-scale fabric: the 256-host 16 x 16 leaf-spine at
-# 100 Gb/s and load 0.9 (testbed-configs/scenarios/fabric-256-websearch.yaml), one fresh JVM per run.
+# 100 Gb/s and load 0.9 (testbed-configs/benchmarks/fabric-256-websearch.yaml), one fresh JVM per run.
 # Prints per run the events, events/s, the simulation's wall seconds, the JVM's wall and CPU seconds
 # (start to exit, all threads), simulated ms, peak RSS, and the 1-minute load average before the run.
 #
@@ -15,7 +15,7 @@ sim_ms=${1:-10}
 runs=${2:-1}
 shift $(( $# > 2 ? 2 : $# ))
 [[ ${1:-} == -- ]] && shift
-scenario=${SCENARIO:-$root/testbed-configs/scenarios/fabric-256-websearch.yaml}
+scenario=${SCENARIO:-$root/testbed-configs/benchmarks/fabric-256-websearch.yaml}
 java_home=$("$root/scripts/find-jdk.sh")
 (cd "$root" && ./pfcswitch --version >/dev/null)          # build once, outside the timings
 out=$(mktemp -d)
