@@ -18,7 +18,8 @@
 #   NS3_PIN    the artifact's commit (default below; the sources we read for docs/ns3-model.md)
 #   NS3_WORK   where sources, build and every output of run.sh, compare.sh and speed.sh live
 #              (default perf/ns3/work, git-ignored); set it to share one build between checkouts
-#   NS3_JOBS   ninja -j (default 2: the machine is shared; we also run under nice -n 19)
+#   NS3_JOBS   ninja -j (default 2: the machine is shared)
+#   NS3_NICE   cmake and ninja run this much nicer than the caller (default 10)
 #
 # The last line printed is the binary's path, so `BIN=$(perf/ns3/build.sh | tail -1)` works.
 set -euo pipefail
@@ -125,7 +126,7 @@ fi
 #    compilers did not.
 if [[ ! -f "$BUILD/build.ninja" ]]; then
   log "configuring (cmake -G Ninja, release, modules: $MODULES)"
-  nice -n 19 cmake -S "$SRC" -B "$BUILD" -G Ninja \
+  nice -n "$NS3_NICE" cmake -S "$SRC" -B "$BUILD" -G Ninja \
     -DCMAKE_BUILD_TYPE=release \
     -DNS3_ENABLED_MODULES="$MODULES" \
     -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF \
@@ -141,7 +142,7 @@ TARGET=$(ninja -C "$BUILD" -t targets all 2>/dev/null | sed -n "s/^\(\S*$EXAMPLE
 [[ -n "$TARGET" ]] || { log "no ninja target for $EXAMPLE; see $NS3_WORK/configure.log"; exit 1; }
 log "building $TARGET with ninja -j$NS3_JOBS under nice (progress: [done/total] lines below)"
 # ninja prints one [n/m] line per step; keep every 25th so the progress is visible but short.
-nice -n 19 ninja -C "$BUILD" -j"$NS3_JOBS" "$TARGET" 2>&1 | tee "$NS3_WORK/build.log" \
+nice -n "$NS3_NICE" ninja -C "$BUILD" -j"$NS3_JOBS" "$TARGET" 2>&1 | tee "$NS3_WORK/build.log" \
   | awk '/^\[[0-9]+\/[0-9]+\]/ { split(substr($1,2),a,"/"); if (a[1] % 25 == 0 || a[1] == a[2]) { print $1; fflush() } next } / error: |^FAILED:/ { print; fflush() }' >&2
 [[ ${PIPESTATUS[0]} -eq 0 ]] || { log "build failed: $NS3_WORK/build.log"; exit 1; }
 T2=$(date +%s)

@@ -17,23 +17,22 @@
 #   --name      output directory name (default the flow file's name)
 #
 # One command writes the flow set for both (topology, ns-3 flow file and config, and sim.yaml with
-# the same topology, buffer and end time), builds ns-3 if needed (build.sh), then runs ns-3 N times per
-# scheme and sim N times (both schemes per run), one at a time under nice -n 19, and prints one
-# table per variant (compare_sim.py). Everything goes to $NS3_WORK/compare/NAME/ (NS3_WORK defaults
-# to perf/ns3/work): flows/ (the flow set), ns3-rK/ (run K of ns-3, per scheme .fct .pfc .tor .out
-# .cmd .usage), sim-VARIANT-sK.json and sim-VARIANT-sK/ (run K of sim), and per variant
-# table-VARIANT.md and runs-VARIANT.tsv (every run's value). A rerun starts from scratch.
+# the same topology, buffer and end time), builds ns-3 if needed (build.sh), then runs ns-3 N times
+# per scheme and sim N times (both schemes per run), one at a time under nice -n $NS3_NICE (default
+# 10), and prints one table per variant (compare_sim.py). Everything goes to $NS3_WORK/compare/NAME/
+# (NS3_WORK defaults to perf/ns3/work): flows/ (the flow set), ns3-rK/ (run K of ns-3: per scheme
+# .fct .pfc .tor .out .cmd .usage), sim-VARIANT-sK.json, sim-VARIANT-sK/ and .usage (run K of sim),
+# and per variant table-VARIANT.md and runs-VARIANT.tsv (every run's value). A rerun starts afresh.
 # Exit codes: 0 done, 1 a simulator failed (its output is named), 2 bad arguments.
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,27p' "$0" | cut -c3-; }
 need() { [[ $# -ge 2 && -n $2 ]] || ns3_die "$1 needs a value (see --help)"; }
 FLOWS="" RUNS=3 SCHEMES=sonic,reverie VARIANTS=ns3-paths END="" NAME=""
 while [[ $# -gt 0 ]]; do
   case $1 in
-    -h|--help) usage; exit 0 ;;
+    -h|--help) ns3_help; exit 0 ;;
     --flows) need "$@"; FLOWS=$2; shift 2 ;;
     --runs) need "$@"; RUNS=$2; shift 2 ;;
     --schemes) need "$@"; SCHEMES=$2; shift 2 ;;
@@ -79,7 +78,7 @@ for v in "${VARIANT_LIST[@]}"; do
     printf '%q ' ./pfcswitch sim -c "$OUT/flows/sim.yaml" --scheme "$SCHEMES" --jobs 1 --json --out "$run" \
       --set seed=$k "${NS3_SETS[@]}" >"$run.cmd"
     ns3_log "sim $v seed $k -> $run.*"
-    (cd "$NS3_ROOT" && nice -n 19 python3 "$NS3_HERE/measure.py" "$run.usage" ./pfcswitch sim -c "$OUT/flows/sim.yaml" \
+    (cd "$NS3_ROOT" && nice -n "$NS3_NICE" python3 "$NS3_HERE/measure.py" "$run.usage" ./pfcswitch sim -c "$OUT/flows/sim.yaml" \
         --scheme "$SCHEMES" --jobs 1 --json --out "$run" --set seed=$k "${NS3_SETS[@]}") >"$run.json" 2>"$run.err" \
       || { tail "$run.err" >&2; ns3_log "sim failed: $run.err"; exit 1; }
     ns3_log "sim $v seed $k done: $(ns3_usage "$run.usage")"

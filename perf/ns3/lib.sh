@@ -8,7 +8,12 @@ NS3_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 NS3_ROOT=$(cd "$NS3_HERE/../.." && pwd)
 NS3_WORK=${NS3_WORK:-$NS3_HERE/work}
 export NS3_WORK
+# How much nicer than the caller the build and the comparison's simulator runs are (the machine is
+# usually shared; speed.sh instead runs both sides at its own niceness).
+NS3_NICE=${NS3_NICE:-10}
 
+# The calling script's header comment, as its --help.
+ns3_help() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 ns3_log() { printf '[ns3 %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 # A usage or input error: one line naming what was wrong and what is allowed, exit code 2.
 ns3_die() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; exit 2; }
@@ -106,7 +111,7 @@ ns3_binary() {
   echo "$bin"
 }
 
-# ns3_run BIN FLOWS_DIR OUT_DIR MODEL RNG_RUN [NICE]: run the Reverie example once on the flow set in
+# ns3_run BIN FLOWS_DIR OUT_DIR MODEL RNG_RUN [NICE, default NS3_NICE]: run the Reverie example once on the flow set in
 # FLOWS_DIR under buffer model MODEL (sonic or reverie) with ns-3's --RngRun=RNG_RUN (RED's marks
 # are random; runs differ only in it). Writes into OUT_DIR:
 #   MODEL.fct  one line per completed flow: time_s size fct_ns base_fct_ns slowdown base_rtt_ns pg
@@ -117,7 +122,7 @@ ns3_binary() {
 #   MODEL.out  the example's stdout and stderr; MODEL.cmd the exact command line;
 #   MODEL.usage  "wall_s peak_rss_kb" (measure.py)
 ns3_run() {
-  local bin=$1 flows=$2 out=$3 model=$4 rng=$5 niceness=${6:-19} alg example_dir
+  local bin=$1 flows=$2 out=$3 model=$4 rng=$5 niceness=${6:-$NS3_NICE} alg example_dir
   case $model in
     # The example's buffer algorithm codes: 101 is DT (SONiC's), 111 is Reverie. The buffer model
     # picks the ledger; the algorithm the threshold.

@@ -6,7 +6,8 @@
 # FLOWS is a scenario name (perf/ns3/scenarios/NAME.conf), a scenario .conf file, or a pfcswitch flow
 # list (see lib.sh, ns3_prepare). The script builds ns-3 if needed (build.sh), writes the flow set
 # for both simulators (topology, ns-3 flow file, flows.txt, flows.tsv, sim.yaml with the same end time,
-# ns3.conf), runs the Reverie example once per model (one after the other, under nice; --RngRun=1)
+# ns3.conf), runs the Reverie example once per model (one after the other, under nice -n $NS3_NICE;
+# --RngRun=1)
 # and prints the table (ns3_table.py). Outputs go to NS3_OUT, default $NS3_WORK/runs/NAME; the
 # per-model files (MODEL.fct, .pfc, .tor, .out, .cmd, .usage) are described in lib.sh, ns3_run.
 # To compare with `sim` over several runs a side, use compare.sh, which does all of this too.
@@ -16,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 
 usage="usage: run.sh FLOWS [MODELS]   (FLOWS: a scenario name, a scenario .conf or a flow list; MODELS: sonic,reverie)"
 case ${1:-} in
-  -h|--help) sed -n '2,13p' "$0" | cut -c3-; exit 0 ;;
+  -h|--help) ns3_help; exit 0 ;;
   ''|-*) ns3_die "$usage" ;;
 esac
 [[ $# -le 2 ]] || ns3_die "$usage"

@@ -25,13 +25,12 @@ set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,24p' "$0" | cut -c3-; }
 need() { [[ $# -ge 2 && -n $2 ]] || ns3_die "$1 needs a value (see --help)"; }
 ROUNDS=2 FLOWS=${SCENARIO:-leafspine-ws-incast} SCHEMES=sonic,reverie
 ARGS="$*"
 while [[ $# -gt 0 ]]; do
   case $1 in
-    -h|--help) usage; exit 0 ;;
+    -h|--help) ns3_help; exit 0 ;;
     --rounds) need "$@"; ROUNDS=$2; shift 2 ;;
     --flows) need "$@"; FLOWS=$2; shift 2 ;;
     --schemes) need "$@"; SCHEMES=$2; shift 2 ;;
