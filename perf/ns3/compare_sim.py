@@ -162,7 +162,7 @@ def main():
             n_mean, n_sd = mean_sd([m[metric] for m, _ in ns_runs])
             s_mean, s_sd = mean_sd([m[metric] for m, _ in sim_runs])
             d = decimals_for(metric)
-            rel = "-" if not n_mean or s_mean is None else f"{s_mean / n_mean - 1:+.0%}"
+            rel = "-" if not n_mean or s_mean is None else f"{round((s_mean / n_mean - 1) * 100):+d} %"
             table.setdefault(metric, []).extend([fmt(n_mean, n_sd, d), fmt(s_mean, s_sd, d), rel])
             for side, runs in (("ns-3", ns_runs), ("sim", sim_runs)):
                 raw += [(metric.strip(), model, side, i + 1, m[metric]) for i, (m, _) in enumerate(runs)]
