@@ -1,61 +1,98 @@
 #!/usr/bin/env bash
-# Run `pfcswitch sim` on the flows perf/ns3/run.sh gave ns-3 and print both side by side, once per
-# variant of our model (docs/ns3-model.md, "sim beside ns-3"). Needs the ns-3 run first.
+# Take one flow set through ns-3 (the Reverie artifact) and `pfcswitch sim`, N runs a side, and print
+# the comparison: means and standard deviations of the pause counts, pause time and FCT percentiles.
 #
-#   [SCENARIO=leafspine-ws-incast-s2] perf/ns3/compare.sh [VARIANT...]        default: today q0 q0-cc ns3 ns3-paths
+#   perf/ns3/compare.sh --flows FLOWS [--runs N] [--schemes sonic,reverie] [--variants V[,V...]]
+#                       [--end SECONDS] [--name NAME]
 #
-# Variants (each a set of --set overrides on sim.yaml):
-#   today   our defaults (what the issue compared)
-#   q0      + headroom reserved on priority 0 as well (losslessPriorities [0, 3]; nothing is sent on 0,
-#           so this only moves 18 KB per port out of the shared pool, as ns-3's example does) and the
-#           headroom formula's MTU at ns-3's 1048 B
-#   q0-cc   + ns-3's DCQCN values (alpha every 1 us, 900 us increase timer, no byte counter, F = 1,
-#           AI 50 Mb/s, HAI 100 Mb/s, min 100 Mb/s) with a CNP at most every 4 us (ns-3's decrease check)
-#   ns3     model: ns3-datacenter (every ns-3 choice: PAUSE until RESUME, ECN after removal, round robin,
-#           5-tuple ECMP, queue-0 headroom, CNP per marked packet, 4 us rate-decrease check, ACK per
-#           packet on the data's queue as the ACK's flag, FCT at the sender's last ACK, the artifact's
-#           scheme code: Reverie's filter on departures, no pool guard, ns-3's packet sizes in the buffer
-#           and on the line) + ns-3's DCQCN values + the headroom formula's MTU at
-#           ns-3's payload + 48 = 1048 B (the example's formula; with 1500 the leaves' pool is 36 KB short)
-#   ns3-paths  ns3 with every flow on ns-3's path: the flows with the UDP source ports ns-3 drew for them
-#           (ns3_ports.py, from ns-3's sonic.fct), so that the profile's 5-tuple hash, ns-3's host addresses
-#           and node-id seeds pick the uplink ns-3 picked for each flow and its ACKs
-# Outputs: perf/ns3/work/sim/VARIANT.json and VARIANT/ (flow records); runs under nice, one at a time.
+#   --flows     a scenario name (perf/ns3/scenarios/NAME.conf), a scenario .conf (generator arguments,
+#               buffer, start and end; copy scenarios/leafspine-ws-incast.conf and change --seed for a
+#               new flow set), or a pfcswitch flow list "src dst bytes start_s" (on gen_leafspine.py's
+#               default leaf-spine: 2 leaves x 16 hosts, 4 spines, 25G, 2 us, 2.56 MB per switch)
+#   --runs      runs per side (default 3): ns-3 with --RngRun=1..N, sim with seed 1..N
+#   --schemes   buffer models, both simulators (default sonic,reverie; ns-3 has no other)
+#   --variants  which of our models runs beside ns-3 (default ns3-paths; lib.sh lists today, q0,
+#               q0-cc, ns3, ns3-paths). ns3-paths takes ns-3's paths from its first run.
+#   --end       simulated end (s); default the .conf's END_TIME, or 0.1 s after a flow list's last start
+#   --name      output directory name (default the flow file's name)
+#
+# One command writes the flow set for both (topology, ns-3 flow file and config, and sim.yaml with
+# the same topology, buffer and end time), builds ns-3 if needed (build.sh), then runs ns-3 N times
+# per scheme and sim N times (both schemes per run), one at a time under nice -n $NS3_NICE (default
+# 10), and prints one table per variant (compare_sim.py). Everything goes to $NS3_WORK/compare/NAME/
+# (NS3_WORK defaults to perf/ns3/work): flows/ (the flow set), ns3-rK/ (run K of ns-3: per scheme
+# .fct .pfc .tor .out .cmd .usage), sim-VARIANT-sK.json, sim-VARIANT-sK/ and .usage (run K of sim),
+# and per variant table-VARIANT.md and runs-VARIANT.tsv (every run's value). A rerun starts afresh.
+# Exit codes: 0 done, 1 a simulator failed (its output is named), 2 bad arguments.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-SCENARIO=${SCENARIO:-leafspine-ws-incast}   # or leafspine-ws-incast-s2 (a second flow set, seed 2)
-RUN=${NS3_OUT:-$HERE/work/runs/$SCENARIO}
-YAML=$HERE/scenarios/$SCENARIO/sim.yaml
-OUT=$HERE/work/sim${SCENARIO#leafspine-ws-incast}   # work/sim for the first flow set, work/sim-s2 for the second
-[[ $SCENARIO == leafspine-ws-incast* ]] || OUT=$HERE/work/sim-$SCENARIO           # another scenario: work/sim-NAME
-[[ -f "$RUN/sonic.fct" && -f "$RUN/reverie.fct" ]] || { echo "run perf/ns3/run.sh $SCENARIO first" >&2; exit 2; }
-mkdir -p "$OUT"
-
-Q0=(--set 'mmu.losslessPriorities=[0,3]' --set mmu.mtuBytes=1048)
-NS3_CC=(--set cc.alphaInterval=1us --set cc.timer=900us --set cc.byteCounter=0 --set cc.fastRecovery=1
-    --set cc.ai=50M --set cc.hai=100M --set cc.minRate=100M)
-CC=("${NS3_CC[@]}" --set cc.cnpInterval=4us)
-
-variants=("$@")
-[[ ${#variants[@]} -gt 0 ]] || variants=(today q0 q0-cc ns3 ns3-paths)
-for v in "${variants[@]}"; do
-  case $v in
-    today) sets=() ;;
-    q0) sets=("${Q0[@]}") ;;
-    q0-cc) sets=("${Q0[@]}" "${CC[@]}") ;;
-    ns3) sets=(--set model=ns3-datacenter "${NS3_CC[@]}" --set mmu.mtuBytes=1048) ;;
-    ns3-paths)
-      python3 "$HERE/ns3_ports.py" "$(dirname "$YAML")/flows.txt" "$RUN/sonic.fct" >"$OUT/flows-ns3-ports.txt"
-      sets=(--set model=ns3-datacenter "${NS3_CC[@]}" --set mmu.mtuBytes=1048
-          --set "traffic.flows.file=$OUT/flows-ns3-ports.txt") ;;
-    *) echo "unknown variant $v (today, q0, q0-cc, ns3, ns3-paths)" >&2; exit 2 ;;
+need() { [[ $# -ge 2 && -n $2 ]] || ns3_die "$1 needs a value (see --help)"; }
+FLOWS="" RUNS=3 SCHEMES=sonic,reverie VARIANTS=ns3-paths END="" NAME=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    -h|--help) ns3_help; exit 0 ;;
+    --flows) need "$@"; FLOWS=$2; shift 2 ;;
+    --runs) need "$@"; RUNS=$2; shift 2 ;;
+    --schemes) need "$@"; SCHEMES=$2; shift 2 ;;
+    --variants) need "$@"; VARIANTS=$2; shift 2 ;;
+    --end) need "$@"; END=$2; shift 2 ;;
+    --name) need "$@"; NAME=$2; shift 2 ;;
+    *) ns3_die "unknown argument '$1' (allowed: --flows, --runs, --schemes, --variants, --end, --name, --help)" ;;
   esac
-  echo "== $v: ./pfcswitch sim -c ${YAML#"$ROOT"/} --scheme sonic,reverie ${sets[*]}" >&2
-  (cd "$ROOT" && nice -n 19 ./pfcswitch sim -c "$YAML" --scheme sonic,reverie --jobs 1 --json \
-      --out "$OUT/$v" "${sets[@]}") >"$OUT/$v.json" 2>"$OUT/$v.err" \
-    || { tail "$OUT/$v.err" >&2; exit 1; }
-  grep -h "wall" "$OUT/$v.err" >&2 || true
-  python3 "$HERE/compare_sim.py" "$RUN" "$OUT/$v.json" "$OUT/$v"
 done
+[[ -n $FLOWS ]] || ns3_die "--flows FLOWS is required (a scenario name, a scenario .conf or a flow list; see --help)"
+[[ $RUNS =~ ^[1-9][0-9]?$ ]] || ns3_die "--runs '$RUNS' must be a whole number from 1 to 99"
+IFS=, read -r -a SCHEME_LIST <<<"$SCHEMES"
+for s in "${SCHEME_LIST[@]}"; do
+  [[ $s == sonic || $s == reverie ]] || ns3_die "--schemes: '$s' is not a buffer model ns-3 has (allowed: sonic, reverie)"
+done
+IFS=, read -r -a VARIANT_LIST <<<"$VARIANTS"
+for v in "${VARIANT_LIST[@]}"; do
+  [[ " $NS3_VARIANTS " == *" $v "* ]] || ns3_die "--variants: unknown variant '$v' (allowed: ${NS3_VARIANTS// /, })"
+done
+[[ -z $END || $END =~ ^[0-9]*\.?[0-9]+$ ]] || ns3_die "--end '$END' must be a number of seconds, e.g. 0.201"
+[[ -z $NAME || $NAME =~ ^[A-Za-z0-9._-]+$ ]] || ns3_die "--name '$NAME' may hold only letters, digits, '.', '_' and '-'"
+SOURCE=$(ns3_flow_source "$FLOWS")
+if [[ -z $NAME ]]; then NAME=$(basename "$SOURCE"); NAME=${NAME%.conf}; NAME=${NAME%.txt}; fi
+
+OUT=$NS3_WORK/compare/$NAME
+rm -rf "$OUT"; mkdir -p "$OUT"
+ns3_prepare "$SOURCE" "$OUT/flows" "$END"
+ns3_log "flow set $SOURCE -> $OUT/flows (until ${END_TIME}s); $(ns3_machine)"
+BIN=$(ns3_binary)
+
+ns3_dirs=()
+for ((k = 1; k <= RUNS; k++)); do
+  for s in "${SCHEME_LIST[@]}"; do ns3_run "$BIN" "$OUT/flows" "$OUT/ns3-r$k" "$s" "$k"; done
+  ns3_dirs+=("$OUT/ns3-r$k")
+done
+
+(cd "$NS3_ROOT" && ./pfcswitch --version >/dev/null)   # build once, before the first timed run
+for v in "${VARIANT_LIST[@]}"; do
+  ns3_variant "$v" "$OUT/flows" "$OUT/ns3-r1/${SCHEME_LIST[0]}.fct"
+  sims=()
+  for ((k = 1; k <= RUNS; k++)); do
+    run=$OUT/sim-$v-s$k
+    printf '%q ' ./pfcswitch sim -c "$OUT/flows/sim.yaml" --scheme "$SCHEMES" --jobs 1 --json --out "$run" \
+      --set seed=$k "${NS3_SETS[@]}" >"$run.cmd"
+    ns3_log "sim $v seed $k -> $run.*"
+    (cd "$NS3_ROOT" && nice -n "$NS3_NICE" python3 "$NS3_HERE/measure.py" "$run.usage" ./pfcswitch sim -c "$OUT/flows/sim.yaml" \
+        --scheme "$SCHEMES" --jobs 1 --json --out "$run" --set seed=$k "${NS3_SETS[@]}") >"$run.json" 2>"$run.err" \
+      || { tail "$run.err" >&2; ns3_log "sim failed: $run.err"; exit 1; }
+    ns3_log "sim $v seed $k done: $(ns3_usage "$run.usage")"
+    sims+=("$run")
+  done
+  {
+    echo "## $NAME: ns-3 beside sim ($v), $RUNS runs a side"
+    echo
+    echo "perf/ns3/compare.sh --flows $FLOWS --runs $RUNS --schemes $SCHEMES --variants $v; finished $(ns3_machine)"
+    echo
+    python3 "$NS3_HERE/compare_sim.py" "$OUT/flows" --ns3 "${ns3_dirs[@]}" --sim "${sims[@]}" \
+      --models "$SCHEMES" --end "$END_TIME" --tsv "$OUT/runs-$v.tsv"
+  } >"$OUT/table-$v.md"
+  cat "$OUT/table-$v.md"
+  echo
+done
+ns3_log "outputs in $OUT"

@@ -21,6 +21,11 @@ Traffic (seeded, so the files are reproducible):
     load * spines * fabric_rate / hostsPerLeaf, so all hosts together fill `load` of the spines.
   incasts: every --incast-every seconds one random host receives --incast-bytes from each of
     --incast-fanin hosts of the other leaves (all senders start at the same instant).
+Or, with --flows-file FILE, the flows are read from a pfcswitch flow list ("src dst bytes start_s"
+per line, host indices as above, `#` comments; a trailing sport=N column is dropped: ns-3 draws its
+own ports) instead of drawn: the files above are written for that list on the given topology, and a
+flow is of kind "incast" when at least one other flow has the same destination and start instant.
+--print-span prints the list's first and last start (s) and writes nothing.
 Only the Python standard library is used.
 """
 import argparse
@@ -58,14 +63,16 @@ def cdf_sample(rows, rng):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", help="directory for the files (required unless --print-span)")
+    ap.add_argument("--flows-file", help="read the flows from this pfcswitch flow list instead of drawing them")
+    ap.add_argument("--print-span", action="store_true", help="with --flows-file: print 'first_start_s last_start_s'")
     ap.add_argument("--leaves", type=int, default=2)
     ap.add_argument("--hosts-per-leaf", type=int, default=16)
     ap.add_argument("--spines", type=int, default=4)
     ap.add_argument("--rate-gbps", type=float, default=25, help="every link (hosts and fabric)")
     ap.add_argument("--delay", default="2us", help="every link's propagation delay (ns-3 syntax)")
     ap.add_argument("--load", type=float, default=0.4)
-    ap.add_argument("--cdf", required=True)
+    ap.add_argument("--cdf", help="flow size CDF (required unless --flows-file)")
     ap.add_argument("--start", type=float, default=0.001, help="first instant flows may start (s)")
     ap.add_argument("--duration", type=float, default=0.1, help="flows start within [start, start+duration) (s)")
     ap.add_argument("--incast-every", type=float, default=0.005)
@@ -77,9 +84,70 @@ def main():
     ap.add_argument("--buffer-bytes", type=int, default=2560000, help="per switch, for sim.yaml")
     ap.add_argument("--end", type=float, default=None, help="simulated end (s) for sim.yaml; default start+2*duration")
     a = ap.parse_args()
-
-    rng = random.Random(a.seed)
     hosts = a.leaves * a.hosts_per_leaf
+    if a.print_span:
+        if not a.flows_file:
+            ap.error("--print-span needs --flows-file")
+        starts = [f[0] for f in read_flow_list(a.flows_file, hosts)]
+        print(f"{min(starts) / 1e9:.9f} {max(starts) / 1e9:.9f}")
+        return
+    if not a.out:
+        ap.error("--out is required")
+    if a.flows_file:
+        flows = read_flow_list(a.flows_file, hosts)
+        starts = [f[0] for f in flows]
+        # The measured window and sim.yaml's default end follow the list: from its first start to
+        # just after its last.
+        a.start = min(starts) / 1e9
+        a.duration = (max(starts) + 1) / 1e9 - a.start
+    else:
+        if not a.cdf:
+            ap.error("--cdf is required unless --flows-file is given")
+        flows = draw_flows(a, hosts)
+    write_files(a, hosts, flows)
+
+
+def read_flow_list(path, hosts):
+    """(start_ns, src, dst, bytes, kind) per line of a pfcswitch flow list, sorted by start."""
+    def bad(n, what):
+        raise SystemExit(f"{path}:{n}: {what} (a line is 'src dst bytes start_s', hosts 0..{hosts - 1})")
+    rows = []
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        raise SystemExit(f"{path}: {e.strerror}")
+    for n, line in enumerate(lines, 1):
+        body = line.split("#", 1)[0].split()
+        if not body:
+            continue
+        if body[-1].startswith("sport="):
+            body = body[:-1]
+        if len(body) != 4:
+            bad(n, f"{len(body)} columns, expected 4")
+        try:
+            src, dst, size, start = int(body[0]), int(body[1]), int(body[2]), float(body[3])
+        except ValueError:
+            bad(n, f"'{line.strip()}' is not four numbers")
+        if not (0 <= src < hosts and 0 <= dst < hosts) or src == dst:
+            bad(n, f"src {src} / dst {dst} are not two different hosts of the topology")
+        if size <= 0 or start < 0:
+            bad(n, f"size {size} must be > 0 and start {body[3]} >= 0")
+        whole, _, frac = body[3].partition(".")
+        start_ns = int(whole or 0) * 10**9 + int((frac + "000000000")[:9]) if "e" not in body[3].lower() \
+            else int(round(start * 1e9))
+        rows.append([start_ns, src, dst, size])
+    if not rows:
+        raise SystemExit(f"{path}: no flows")
+    fan_in = {}
+    for start_ns, _, dst, _ in rows:
+        fan_in[(dst, start_ns)] = fan_in.get((dst, start_ns), 0) + 1
+    flows = [(s, src, dst, size, "incast" if fan_in[(dst, s)] > 1 else "bg") for s, src, dst, size in rows]
+    flows.sort()
+    return flows
+
+
+def draw_flows(a, hosts):
+    rng = random.Random(a.seed)
     leaf_of = lambda h: h // a.hosts_per_leaf
     others = lambda h: [d for d in range(hosts) if leaf_of(d) != leaf_of(h)]
     rows = load_cdf(a.cdf)
@@ -105,7 +173,13 @@ def main():
         t += a.incast_every
     # ns-3's reader needs start order; ties keep a fixed order so the files are reproducible.
     flows.sort()
+    print(f"background: {lam:.1f} flows/s per host, mean size {mean / 1e6:.2f} MB")
+    return flows
 
+
+def write_files(a, hosts, flows):
+    leaf_of = lambda h: h // a.hosts_per_leaf
+    rate_bps = a.rate_gbps * 1e9
     os.makedirs(a.out, exist_ok=True)
     switches = a.leaves + a.spines
     with open(os.path.join(a.out, "topology.txt"), "w") as f:
@@ -138,8 +212,7 @@ def main():
     if a.sim_yaml:
         write_sim_yaml(os.path.join(a.out, "sim.yaml"), a, flows)
     nbg = sum(1 for x in flows if x[4] == "bg")
-    print(f"{len(flows)} flows ({nbg} background at {lam:.1f}/s per host, mean {mean / 1e6:.2f} MB; "
-          f"{len(flows) - nbg} incast) in {a.out}")
+    print(f"{len(flows)} flows, {nbg} background and {len(flows) - nbg} incast, in {a.out}")
 
 
 def write_sim_yaml(path, a, flows):

@@ -4,7 +4,7 @@
   ns3_table.py RUN_DIR [--models sonic,reverie] [--tsv FILE]
 
 RUN_DIR is what perf/ns3/run.sh wrote: flows.tsv (every flow with its kind), topology.txt, and per
-model MODEL.fct, MODEL.pfc, MODEL.tor, MODEL.wall. What the files hold (read from the example and
+model MODEL.fct, MODEL.pfc, MODEL.tor, MODEL.usage. What the files hold (read from the example and
 src/point-to-point/model/qbb-net-device.cc):
 
   .fct  a header line, then one line per completed flow: finish time (s), size (bytes), FCT (ns;
@@ -158,8 +158,8 @@ def main():
             continue
         done, unmatched = read_fct(fct_path, flows)
         pfc = read_pfc(os.path.join(a.run, m + ".pfc"), topo, end)
-        wall_path = os.path.join(a.run, m + ".wall")
-        wall = open(wall_path).read().strip() if os.path.exists(wall_path) else "-"
+        usage_path = os.path.join(a.run, m + ".usage")
+        wall, rss = open(usage_path).read().split() if os.path.exists(usage_path) else ("-", "-")
         v = {}
         v["PFC pause frames to hosts"] = pfc["to_hosts"]
         v["PFC pause frames to switches"] = pfc["to_switches"]
@@ -178,6 +178,7 @@ def main():
         v["max buffer, leaves (KB, sampled)"] = "-" if mb is None else f"{mb / 1000:.0f}"
         v["completed flows"] = f"{len(done)}/{total}" + (f" ({unmatched} not joined)" if unmatched else "")
         v["wall time (s)"] = wall
+        v["peak RSS (MB)"] = rss if rss == "-" else f"{int(rss) / 1024:.0f}"
         cols[m] = v
         if not rows:
             rows = list(v.keys())
