@@ -27,6 +27,8 @@ public final class FabricPlan {
     private final String summary;
     private final List<String> names;
     private final List<String> shortNames;
+    /** Per switch: 0 for leaves and ToRs, 1 for aggregation switches, 2 for spines. */
+    private final int[] tiers;
     /** Per switch and port: the host there, or -1 for a cable to another switch. */
     private final int[][] portHost;
     private final int[][] peerSwitch;
@@ -47,6 +49,7 @@ public final class FabricPlan {
         kind = b.kind;
         names = List.copyOf(b.names);
         shortNames = List.copyOf(b.shortNames);
+        tiers = b.tiers.stream().mapToInt(Integer::intValue).toArray();
         int n = names.size();
         portHost = new int[n][];
         peerSwitch = new int[n][];
@@ -55,7 +58,7 @@ public final class FabricPlan {
         linkDelayNanos = new long[n][];
         failed = new boolean[n][];
         for (int s = 0; s < n; s++) {
-            List<long[]> ports = b.ports.get(s);
+            List<Port> ports = b.ports.get(s);
             int p = ports.size();
             portHost[s] = new int[p];
             peerSwitch[s] = new int[p];
@@ -64,13 +67,13 @@ public final class FabricPlan {
             linkDelayNanos[s] = new long[p];
             failed[s] = new boolean[p];
             for (int i = 0; i < p; i++) {
-                long[] port = ports.get(i);
-                portHost[s][i] = (int) port[0];
-                peerSwitch[s][i] = (int) port[1];
-                peerPort[s][i] = (int) port[2];
-                linkBps[s][i] = port[3];
-                linkDelayNanos[s][i] = port[4];
-                failed[s][i] = port[5] != 0;
+                Port port = ports.get(i);
+                portHost[s][i] = port.host();
+                peerSwitch[s][i] = port.peerSwitch();
+                peerPort[s][i] = port.peerPort();
+                linkBps[s][i] = port.bps();
+                linkDelayNanos[s][i] = port.delayNanos();
+                failed[s][i] = port.failed();
             }
         }
         hostSwitch = b.hostSwitch.stream().mapToInt(Integer::intValue).toArray();
@@ -98,10 +101,10 @@ public final class FabricPlan {
         int[] leaf = new int[leaves];
         int[] spine = new int[spines];
         for (int l = 0; l < leaves; l++) {
-            leaf[l] = b.addSwitch("leaf" + l, "L" + l);
+            leaf[l] = b.addSwitch("leaf" + l, "L" + l, 0);
         }
         for (int s = 0; s < spines; s++) {
-            spine[s] = b.addSwitch("spine" + s, "S" + s);
+            spine[s] = b.addSwitch("spine" + s, "S" + s, 2);
         }
         for (int l = 0; l < leaves; l++) {
             for (int j = 0; j < hostsPerLeaf; j++) {
@@ -137,13 +140,13 @@ public final class FabricPlan {
         int tors = pods * torsPerPod;
         int aggs = pods * aggsPerPod;
         for (int t = 0; t < tors; t++) {
-            b.addSwitch("tor" + t, "T" + t);
+            b.addSwitch("tor" + t, "T" + t, 0);
         }
         for (int a = 0; a < aggs; a++) {
-            b.addSwitch("agg" + a, "A" + a);
+            b.addSwitch("agg" + a, "A" + a, 1);
         }
         for (int s = 0; s < spines; s++) {
-            b.addSwitch("spine" + s, "S" + s);
+            b.addSwitch("spine" + s, "S" + s, 2);
         }
         for (int t = 0; t < tors; t++) {
             for (int j = 0; j < hostsPerTor; j++) {
@@ -196,15 +199,16 @@ public final class FabricPlan {
     public List<String> failedLinks() { return failedLinks; }
 
     /**
-     * For a run's header: the oversubscription of each tier (capacity down over working capacity
-     * up, with hosts at {@code hostBps}) and the failed cables; a Clos's shape before them.
+     * For a run's header: the oversubscription of the leaves (ToRs) and of the aggregation switches
+     * (capacity down over working capacity up, hosts at {@code hostBps}; the highest of the tier's
+     * switches, which failed cables make differ) and the failed cables; a Clos's shape before them.
      */
     public String describe(long hostBps) {
         StringBuilder line = new StringBuilder(summary.isEmpty() ? "" : summary + "; ");
         line.append("oversubscription ").append(ratio(0, hostBps)).append(kind.equals("clos") ? " at the ToRs" : " at the leaves");
-        int agg = firstOf("A");
-        if (agg >= 0) {
-            line.append(", ").append(ratio(agg, hostBps)).append(" at the aggregation switches");
+        String aggregation = ratio(1, hostBps);
+        if (!aggregation.isEmpty()) {
+            line.append(", ").append(aggregation).append(" at the aggregation switches");
         }
         if (!failedLinks.isEmpty()) {
             line.append("; failed links ").append(String.join(", ", failedLinks));
@@ -212,42 +216,36 @@ public final class FabricPlan {
         return line.toString();
     }
 
-    private int firstOf(String prefix) {
-        for (int s = 0; s < names.size(); s++) {
-            if (shortNames.get(s).startsWith(prefix)) {
-                return s;
-            }
-        }
-        return -1;
-    }
-
     /**
-     * Switch {@code s}'s oversubscription as "x:1": capacity of its downward ports (hosts, or
-     * switches of a lower tier) over that of its working upward cables. A tier's switches are
-     * alike, so the first one speaks for them.
+     * The highest oversubscription among the switches of {@code tier} as "x:1": capacity of their
+     * ports down (hosts, or switches of a lower tier) over that of their working cables up; empty
+     * when the tier has no switch with a cable up.
      */
-    private String ratio(int s, long hostBps) {
-        double down = 0;
-        double up = 0;
-        int tier = tier(s);
-        for (int p = 0; p < ports(s); p++) {
-            if (portHost[s][p] >= 0) {
-                down += hostBps;
-            } else if (tier(peerSwitch[s][p]) < tier) {
-                down += linkBps[s][p];
-            } else if (!failed[s][p]) {
-                up += linkBps[s][p];
+    private String ratio(int tier, long hostBps) {
+        double worst = -1;
+        for (int s = 0; s < names.size(); s++) {
+            if (tiers[s] != tier) {
+                continue;
+            }
+            double down = 0;
+            double up = 0;
+            for (int p = 0; p < ports(s); p++) {
+                if (portHost[s][p] >= 0) {
+                    down += hostBps;
+                } else if (tiers[peerSwitch[s][p]] < tier) {
+                    down += linkBps[s][p];
+                } else if (!failed[s][p]) {
+                    up += linkBps[s][p];
+                }
+            }
+            if (up > 0 || down > 0 && tier == 0) {
+                worst = Math.max(worst, up == 0 ? Double.POSITIVE_INFINITY : down / up);
             }
         }
-        return up == 0 ? "no uplink" : String.format(Locale.ROOT, "%.2f:1", down / up).replace(".00:", ":");
-    }
-
-    private int tier(int s) {
-        return switch (shortNames.get(s).charAt(0)) {
-            case 'L', 'T' -> 0;
-            case 'A' -> 1;
-            default -> 2;
-        };
+        if (worst < 0) {
+            return "";
+        }
+        return Double.isInfinite(worst) ? "no uplink" : String.format(Locale.ROOT, "%.2f:1", worst).replace(".00:", ":");
     }
 
     /** Breadth-first from each host's switch over working cables: every port one hop nearer is a next hop. */
@@ -302,14 +300,25 @@ public final class FabricPlan {
         return d;
     }
 
+    /** A port while the plan is laid: a host's ({@code host >= 0}) or one end of a cable. */
+    private record Port(int host, int peerSwitch, int peerPort, long bps, long delayNanos, boolean failed) {
+        static Port ofHost(int host) {
+            return new Port(host, -1, -1, 0, 0, false);
+        }
+
+        Port failedOne() {
+            return new Port(host, peerSwitch, peerPort, bps, delayNanos, true);
+        }
+    }
+
     /** Collects switches, hosts and cables in port order. */
     private static final class Builder {
         private final String kind;
         private String summary = "";
         private final List<String> names = new ArrayList<>();
         private final List<String> shortNames = new ArrayList<>();
-        /** Per switch, per port: host, peer switch, peer port, bps, delay, failed. */
-        private final List<List<long[]>> ports = new ArrayList<>();
+        private final List<Integer> tiers = new ArrayList<>();
+        private final List<List<Port>> ports = new ArrayList<>();
         private final List<Integer> hostSwitch = new ArrayList<>();
         private final List<Integer> hostPort = new ArrayList<>();
         private final List<String> hostNames = new ArrayList<>();
@@ -319,9 +328,10 @@ public final class FabricPlan {
             this.kind = kind;
         }
 
-        int addSwitch(String name, String shortName) {
+        int addSwitch(String name, String shortName, int tier) {
             names.add(name);
             shortNames.add(shortName);
+            tiers.add(tier);
             ports.add(new ArrayList<>());
             return names.size() - 1;
         }
@@ -329,15 +339,15 @@ public final class FabricPlan {
         void attachHost(int s, String name) {
             hostSwitch.add(s);
             hostPort.add(ports.get(s).size());
-            ports.get(s).add(new long[] {hostNames.size(), -1, -1, 0, 0, 0});
+            ports.get(s).add(Port.ofHost(hostNames.size()));
             hostNames.add(name);
         }
 
         void cable(int a, int b, long bps, long delayNanos) {
             int pa = ports.get(a).size();
             int pb = ports.get(b).size();
-            ports.get(a).add(new long[] {-1, b, pb, bps, delayNanos, 0});
-            ports.get(b).add(new long[] {-1, a, pa, bps, delayNanos, 0});
+            ports.get(a).add(new Port(-1, b, pb, bps, delayNanos, false));
+            ports.get(b).add(new Port(-1, a, pa, bps, delayNanos, false));
             cables.add(new int[] {a, pa, b, pb});
         }
 
@@ -355,10 +365,13 @@ public final class FabricPlan {
                         + "' (switches " + shortNames.getFirst() + " .. " + shortNames.getLast() + ")");
             }
             boolean found = false;
-            for (long[] port : ports.get(a)) {
-                if (port[0] < 0 && port[1] == b) {
-                    port[5] = 1;
-                    ports.get(b).get((int) port[2])[5] = 1;
+            List<Port> ofA = ports.get(a);
+            for (int p = 0; p < ofA.size(); p++) {
+                Port port = ofA.get(p);
+                if (port.host() < 0 && port.peerSwitch() == b) {
+                    ofA.set(p, port.failedOne());
+                    List<Port> ofB = ports.get(b);
+                    ofB.set(port.peerPort(), ofB.get(port.peerPort()).failedOne());
                     found = true;
                 }
             }

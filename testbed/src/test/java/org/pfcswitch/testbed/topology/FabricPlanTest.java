@@ -38,6 +38,8 @@ class FabricPlanTest {
                 "S0 bounces to L1 and L2");
         assertEquals(s1, p.peerSwitch(1, p.route(1, l3host)[0]), "L1 sends it up to S1");
         assertEquals(3, p.peerSwitch(s1, p.route(s1, l3host)[0]));
+        assertTrue(p.describe(100 * G).startsWith("oversubscription 0.25:1 at the leaves"),
+                "the header gives the worst leaf, one 400 G uplink for 100 G of hosts: " + p.describe(100 * G));
     }
 
     @Test
