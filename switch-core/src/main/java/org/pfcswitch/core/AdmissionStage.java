@@ -221,8 +221,20 @@ final class AdmissionStage {
      * @throws IllegalArgumentException bad parameters; nothing changed then
      */
     Mmu install(MmuConfig next) {
-        // throws on bad parameters: nothing changed yet
-        Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random, peers, worker);
+        return install(build(next), next);
+    }
+
+    /**
+     * The MMU of {@code next}, built but not in force: nothing changes until {@link #install(Mmu, MmuConfig)}.
+     *
+     * @throws IllegalArgumentException bad parameters
+     */
+    Mmu build(MmuConfig next) {
+        return Mmu.create(next, pfcLink.mmuListener(), random, peers, worker);
+    }
+
+    /** Makes {@code fresh}, built by {@link #build} from {@code next}, the MMU that admits from now on. */
+    Mmu install(Mmu fresh, MmuConfig next) {
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
         losslessMask = next.losslessPriorityMask();

@@ -322,6 +322,19 @@ public final class SwitchCore implements PfcPortState {
      *                                  the core instead)
      */
     public void changeMmu(MmuConfig next, long now) {
+        checkLiveChange(next);
+        Mmu old = admission.mmu();
+        Mmu fresh = admission.install(next);
+        egress.adoptQueuedFrames(fresh, now);
+        resumeAfterChange(old, now);
+    }
+
+    /**
+     * Whether this core can take {@code next} live ({@link #changeMmu}); says why not.
+     *
+     * @throws IllegalArgumentException the port count differs, or either scheme pauses per queue
+     */
+    void checkLiveChange(MmuConfig next) {
         if (next.portCount() != ports) {
             throw new IllegalArgumentException("the new MMU has " + next.portCount() + " ports, the switch " + ports);
         }
@@ -330,11 +343,50 @@ public final class SwitchCore implements PfcPortState {
             throw new IllegalArgumentException(other + " runs its own link control and queues: a change to or from "
                     + other + " needs a new core (restart the switch with --scheme), not a live change");
         }
-        Mmu old = admission.mmu();
-        Mmu fresh = admission.install(next);
-        egress.adoptQueuedFrames(fresh, now);
+    }
+
+    /** XON for what {@code old} paused and the MMU now in force does not, and the PFC frames that are owed. */
+    private void resumeAfterChange(Mmu old, long now) {
         admission.resumeWhatItNoLongerPauses(old, ports, now);
         egress.sendOwedControlFrames(now);
+    }
+
+    // The steps of a change on several workers, in the order WorkersMmuChange runs them on each worker's thread.
+
+    /** Takes every frame the other workers handed this one into its queues (they have stopped). */
+    void takeAllCrossingFrames(long now) {
+        crossings.takeAllFrames(egress, now);
+    }
+
+    /** Takes every release the other workers sent into the MMU in force (they have stopped and sent their last). */
+    void takeAllCrossingReleases(long now) {
+        crossings.takeAllReleases(admission, now);
+    }
+
+    /** {@code next}'s MMU for this worker, built, not yet in force. */
+    Mmu buildMmu(MmuConfig next) {
+        return admission.build(next);
+    }
+
+    /**
+     * Puts {@code fresh} in force and has it adopt every queued frame that arrived on this worker's
+     * ports, wherever it is queued ({@code cores}: every worker's, all stopped); publishes the new ledger.
+     *
+     * @return the MMU it replaced
+     */
+    Mmu installAndAdopt(Mmu fresh, MmuConfig next, SwitchCore[] cores, int[] workerOf, int worker, long now) {
+        Mmu old = admission.mmu();
+        admission.install(fresh, next);
+        for (SwitchCore c : cores) {
+            c.egress.adoptQueuedFrames(fresh, now, workerOf, worker);
+        }
+        fresh.ledger().publish();
+        return old;
+    }
+
+    /** The last step of a change on several workers: see {@link #resumeAfterChange}. */
+    void finishChange(Mmu old, long now) {
+        resumeAfterChange(old, now);
     }
 
     // ------------------------------------------------------------------ observation

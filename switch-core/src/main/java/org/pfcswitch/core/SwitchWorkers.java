@@ -155,6 +155,21 @@ public final class SwitchWorkers {
         return workerOf[port];
     }
 
+    /** By port, the worker that owns it (not a copy: read only). */
+    int[] workerOfPorts() {
+        return workerOf;
+    }
+
+    /**
+     * A live change of every worker's MMU to {@code next}, for each worker to run on its thread
+     * ({@link WorkersMmuChange}).
+     *
+     * @throws IllegalArgumentException the change cannot be made live
+     */
+    public WorkersMmuChange mmuChange(MmuConfig next) {
+        return new WorkersMmuChange(this, next);
+    }
+
     /** Bytes reserved from the shared pool for the staleness of the workers' views (0 with one worker). */
     public long reserveBytes() {
         return peers == null ? 0 : peers.reserveBytes();
