@@ -3,6 +3,7 @@ package org.pfcswitch.core;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.core.deadlock.DeadlockWatch;
 import org.pfcswitch.core.deadlock.PfcPortState;
+import org.pfcswitch.core.deadlock.PublishedPfcPorts;
 import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
@@ -64,11 +65,16 @@ public final class SwitchCore implements PfcPortState {
     private final SwitchCounters counters;
     /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
     private final PfcWatchdog watchdog;
-    /** The switch's own deadlock detection, or null (off, or under bfc, which runs no PFC). */
+    /** The switch's own deadlock detection, or null (off, under bfc, which runs no PFC, or a worker that does not search). */
     private final DeadlockWatch deadlock;
+    /** With several workers and deadlock detection: every port's PFC state as its worker published it, else null. */
+    private final PublishedPfcPorts pfcPorts;
+    /** This core's worker among the switch's (0 for the whole switch). */
+    private final int worker;
     /** The rings to the other workers' cores, or null when this core runs every port. */
     private final WorkerCrossings crossings;
     private long ledgerPublishedAt = Long.MIN_VALUE / 2;
+    private final long deadlockCheckNanos;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -87,19 +93,24 @@ public final class SwitchCore implements PfcPortState {
      */
     public SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator,
                       FrameSink sink, RandomSource random) {
-        this(config, model, memory, allocator, sink, random, null, null, 0);
+        this(config, model, memory, allocator, sink, random, null, null, null, null, 0);
     }
 
     /**
      * Worker {@code worker}'s core of a switch whose ports are split among workers
      * ({@link SwitchWorkers}): it polls, admits and sends for its own ports, hands frames for the
      * others' ports to them through {@code crossings}, and keeps its part of the buffer in a ledger
-     * among {@code peers}. Both null: the whole switch.
+     * among {@code peers}, and its part of each shadow scheme's in a ledger among {@code shadowPeers[i]};
+     * with deadlock detection it publishes its ports' PFC state into {@code pfcPorts}, which worker
+     * {@link #DEADLOCK_SEARCHER} searches. All null: the whole switch.
      */
     SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
-               RandomSource random, WorkerCrossings crossings, LedgerPeers peers, int worker) {
+               RandomSource random, WorkerCrossings crossings, LedgerPeers peers, LedgerPeers[] shadowPeers,
+               PublishedPfcPorts pfcPorts, int worker) {
         this.ports = config.ports();
         this.crossings = crossings;
+        this.pfcPorts = pfcPorts;
+        this.worker = worker;
         long[] speedBps = new long[ports];
         long[] portMac = new long[ports];
         for (int p = 0; p < ports; p++) {
@@ -132,7 +143,7 @@ public final class SwitchCore implements PfcPortState {
             scheduler = model.scheduling().create(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         EcnStage ecn = EcnStage.of(model.ecnAt());
-        this.admission = new AdmissionStage(config, mmu, peers, worker, pfcLink, link, ecn, model.frameCost(), memory,
+        this.admission = new AdmissionStage(config, mmu, peers, shadowPeers, worker, pfcLink, link, ecn, model.frameCost(), memory,
                 allocator, random, counters);
         this.egress = new EgressStage(config, speedBps, portMac, ecn, model.frameCost(), memory, allocator, sink, link,
                 scheduler, admission, counters, timers);
@@ -141,12 +152,18 @@ public final class SwitchCore implements PfcPortState {
         this.receive = new ReceiveStage(config, model, memory, allocator, link, watchdog, admission, egress, counters);
         receive.connect(crossings);
         if (config.deadlock() != null && pfcLink != null) {
-            deadlock = new DeadlockWatch(this, config.deadlock());
-            timers.set(deadlockTimer(), config.deadlock().checkNanos());
+            deadlock = pfcPorts == null ? new DeadlockWatch(this, config.deadlock())
+                    : worker == DEADLOCK_SEARCHER ? new DeadlockWatch(pfcPorts, config.deadlock()) : null;
+            deadlockCheckNanos = config.deadlock().checkNanos();
+            timers.set(deadlockTimer(), deadlockCheckNanos);
         } else {
             deadlock = null;
+            deadlockCheckNanos = 0;
         }
     }
+
+    /** With several workers, the worker whose core searches the whole switch for deadlocks. */
+    public static final int DEADLOCK_SEARCHER = 0;
 
     private int deadlockTimer() {
         return 2 * ports + 1;
@@ -183,8 +200,13 @@ public final class SwitchCore implements PfcPortState {
                 pollWatchdog(now);
             } else {
                 // from now, not from the due time: after a stall the checks do not come in a burst
-                timers.set(id, now + deadlock.config().checkNanos());
-                deadlock.check(now);
+                timers.set(id, now + deadlockCheckNanos);
+                if (pfcPorts != null) {
+                    pfcPorts.publish(this, worker, now);
+                }
+                if (deadlock != null) {
+                    deadlock.check(now);
+                }
             }
         }
         egress.sendOwedControlFrames(now);
@@ -220,7 +242,7 @@ public final class SwitchCore implements PfcPortState {
             crossings.flush();
             if (now - ledgerPublishedAt >= LEDGER_PUBLISH_NANOS) {
                 ledgerPublishedAt = now;
-                admission.mmu().ledger().publish();
+                publishLedgers();
             }
         }
     }
@@ -229,7 +251,15 @@ public final class SwitchCore implements PfcPortState {
     public void publishToPeers() {
         if (crossings != null) {
             crossings.flush();
-            admission.mmu().ledger().publish();
+            publishLedgers();
+        }
+    }
+
+    /** The active MMU's ledger and each shadow's, to the other workers. */
+    private void publishLedgers() {
+        admission.mmu().ledger().publish();
+        if (admission.shadows() != null) {
+            admission.shadows().publish();
         }
     }
 
@@ -521,7 +551,15 @@ public final class SwitchCore implements PfcPortState {
         return pfcLink != null;
     }
 
-    /** The switch's deadlock detection, or null when it is off. */
+    /**
+     * What the deadlock detection reads of the switch: this core, or with several workers every
+     * port as its worker last published it ({@link PublishedPfcPorts}).
+     */
+    public PfcPortState deadlockView() {
+        return pfcPorts != null ? pfcPorts : this;
+    }
+
+    /** The switch's deadlock detection, or null when it is off (or, with several workers, on all but worker 0's core). */
     public DeadlockWatch deadlockWatch() {
         return deadlock;
     }
