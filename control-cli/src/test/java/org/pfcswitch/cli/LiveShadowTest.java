@@ -85,6 +85,10 @@ class LiveShadowTest {
 
             long dshBefore = schemes.get(2).get("admitted").asLong();
             Cli set = Cli.run("set", "scheme", "spfc", "--api", api, "--token-file", token.toString());
+            for (int tries = 1; tries < 3 && set.err().contains("not applied"); tries++) {
+                // on a crowded machine the request can wait past its window: it was not applied, so again
+                set = Cli.run("set", "scheme", "spfc", "--api", api, "--token-file", token.toString());
+            }
             assertEquals(0, set.exitCode(), set.err());
             JsonNode after = json.readTree(get(http, api + "/api/v1/show/shadow")).get("schemes");
             assertEquals("spfc", after.get(0).get("scheme").asText());
