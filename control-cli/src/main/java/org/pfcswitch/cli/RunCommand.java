@@ -260,9 +260,9 @@ final class RunCommand implements Callable<Integer> {
                             case FORWARD -> "its frames are sent through the pauses";
                             case ALERT -> "reported only, it still obeys the pauses";
                         })
-                : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed", cfg.ports()
-                        .get(port).name(), priority, nanos / 1e6));
-        org.pfcswitch.core.deadlock.DeadlockWatch deadlock = anyCore.deadlockWatch();   // null with several workers
+                : String.format(java.util.Locale.ROOT, "pfcwd: restored %s priority %d after %.1f ms stormed (no pause frame for"
+                        + " the restoration time)", cfg.ports().get(port).name(), priority, nanos / 1e6));
+        org.pfcswitch.core.deadlock.DeadlockWatch deadlock = anyCore.deadlockWatch();   // with several workers worker 0 searches
         List<String> portNames = cfg.ports().stream().map(SwitchConfig.Port::name).toList();
         java.util.function.Consumer<org.pfcswitch.core.deadlock.CycleRecord> deadlockLog = r -> log(String.format(
                 java.util.Locale.ROOT, "deadlock: %s (a cycle of paused queues for %.1f ms; pfcswitch show deadlock)",

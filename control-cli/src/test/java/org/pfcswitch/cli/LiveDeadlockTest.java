@@ -16,7 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.codec.RoceFrameBuilder;
 
@@ -75,8 +76,14 @@ class LiveDeadlockTest {
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    @Test
-    void aForwardingLoopOverAVethLoopCableIsReportedAsADeadlock() throws Exception {
+    /**
+     * On one worker, and on two: then la is worker 0's and lb worker 1's, so the frozen cycle is
+     * worker 1's ingress pausing worker 0's egress, found by worker 0's search over the PFC state
+     * each worker publishes at its checks.
+     */
+    @ParameterizedTest(name = "{0} worker(s)")
+    @ValueSource(ints = {1, 2})
+    void aForwardingLoopOverAVethLoopCableIsReportedAsADeadlock(int workers) throws Exception {
         String prefix = "pt" + ProcessHandle.current().pid() % 100_000 + "-";
         String la = prefix + "la";
         String lb = prefix + "lb";
@@ -88,16 +95,16 @@ class LiveDeadlockTest {
                     run(List.of("sysctl", "-qw", "net.ipv6.conf." + end + ".disable_ipv6=1"));
                     ip("link", "set", end, "up");
                 }
-                runTheLoop(lab, la, lb);
+                runTheLoop(lab, la, lb, workers == 1 ? "" : "workers: [{ports: [h0, la]}, {ports: [lb]}]\n");
             } finally {
                 ip("link", "del", la);
             }
         }
     }
 
-    private void runTheLoop(NetnsLab lab, String la, String lb) throws Exception {
+    private void runTheLoop(NetnsLab lab, String la, String lb, String workers) throws Exception {
         Path cfg = dir.resolve("loop.yaml");
-        Files.writeString(cfg, """
+        Files.writeString(cfg, workers + """
                 eal: {memoryMb: 256, hugepages: off}
                 forwarding: {learning: false, staticMacs: [{mac: "02:00:00:00:0b:ad", port: la}]}
                 classification: {trust: dscp, dscpMap: "26:3"}

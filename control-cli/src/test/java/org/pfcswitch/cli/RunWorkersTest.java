@@ -21,8 +21,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * {@code run} with two workers on real DPDK: ControlApiTest's flooded switch, its net_null port
  * (worker 1) sending everything to its ring port (worker 0), so every frame crosses between the
  * workers and the congested egress is on the other worker than its sender. The control API shows
- * the switch as one (counters of both workers, each port's state from its owner), what needs one
- * worker is refused with a reason, PFC goes out, and every mbuf comes back, those in the rings
+ * the switch as one (counters of both workers, each port's state from its owner), a live change of
+ * scheme reaches both workers and PFC goes on under it, and every mbuf comes back, those in the rings
  * between the workers included.
  */
 class RunWorkersTest {
@@ -68,11 +68,19 @@ class RunWorkersTest {
                     "/metrics counts what worker 0 sent");
 
             String t = Files.readString(token).strip();
-            HttpResponse<String> refused = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/scheme"))
+            HttpResponse<String> changed = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/scheme"))
                     .header("Authorization", "Bearer " + t)
                     .POST(HttpRequest.BodyPublishers.ofString("{\"scheme\":\"dsh\"}")).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(409, refused.statusCode(), refused.body());
-            assertTrue(refused.body().contains("needs one worker"), refused.body());
+            assertEquals(200, changed.statusCode(), changed.body());
+            assertEquals("dsh", show(http, api, "scheme").get("scheme").asText(), "both workers run the new scheme");
+            long pausesBefore = show(http, api, "pfc").get("ports").get(1).get("pause_sent").get(3).asLong();
+            deadline = System.nanoTime() + 10_000_000_000L;
+            while (show(http, api, "pfc").get("ports").get(1).get("pause_sent").get(3).asLong() == pausesBefore
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(show(http, api, "pfc").get("ports").get(1).get("pause_sent").get(3).asLong() > pausesBefore,
+                    "under the new scheme worker 1 still pauses sink for worker 0's queue");
 
             assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + sw.stderr());
             String log = sw.stdout();

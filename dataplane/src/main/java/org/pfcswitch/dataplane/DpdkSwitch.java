@@ -14,6 +14,7 @@ import org.pfcswitch.core.CoreMailbox;
 import org.pfcswitch.core.CoreSnapshot;
 import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.core.SwitchWorkers;
+import org.pfcswitch.core.WorkersMmuChange;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
@@ -174,23 +175,58 @@ public final class DpdkSwitch {
     /**
      * Puts the running core's buffer under {@code next} (another scheme or other parameters) between
      * two bursts, keeping every queued frame: see {@link SwitchCore#changeMmu}. The change is
-     * validated first; a refused one changes nothing.
+     * validated first; a refused one changes nothing. With several workers every worker changes at
+     * one point ({@link WorkersMmuChange}), and this returns once they all have; if one of them does
+     * not stop for it within {@code timeoutNanos}, none changes.
      *
      * @throws IllegalArgumentException bad parameters, or a change to or from bfc
-     * @throws TimeoutException         the worker did not answer in {@code timeoutNanos}
+     * @throws TimeoutException         a worker did not answer in {@code timeoutNanos} (the message names it)
      */
     public synchronized void changeMmu(MmuConfig next, long timeoutNanos) throws TimeoutException, InterruptedException {
         if (stopped) {
             throw new IllegalStateException("the switch is stopped");
         }
-        if (mailboxes.length > 1) {
-            throw new IllegalArgumentException("a live change of scheme or parameters needs one worker (the switch runs "
-                    + mailboxes.length + "): restart it with --scheme or the new mmu: section");
-        }
         org.pfcswitch.mmu.Schemes.validate(next);
-        mailboxes[0].call((core, now) -> core.changeMmu(next, now), timeoutNanos);
+        if (mailboxes.length == 1) {
+            mailboxes[0].call((core, now) -> core.changeMmu(next, now), timeoutNanos);
+        } else {
+            changeEveryWorker(group.cores().mmuChange(next), timeoutNanos);
+        }
         running = new SwitchConfig(running.eal(), running.ports(), running.workers(), running.core().withMmu(next),
                 running.idleSleepNanos(), running.hardwarePfc());
+    }
+
+    /** Hands {@code change} to every worker and waits until all changed, or none did (time out). */
+    private void changeEveryWorker(WorkersMmuChange change, long timeoutNanos) throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        CoreMailbox.Posted[] posted = new CoreMailbox.Posted[mailboxes.length];
+        boolean stopped = false;
+        try {
+            for (int w = 0; w < mailboxes.length; w++) {
+                int worker = w;
+                posted[w] = mailboxes[w].post((core, now) -> change.runOn(worker, core, now),
+                        Math.max(0, deadline - System.nanoTime()));
+            }
+            stopped = change.awaitStopped(Math.max(0, deadline - System.nanoTime()));
+        } finally {
+            if (!stopped) {
+                change.abandon();
+            }
+            for (CoreMailbox.Posted p : posted) {
+                if (p != null && (stopped || !p.withdraw())) {
+                    p.await(Long.MAX_VALUE, timeoutNanos);      // it runs to the end (abandoned: returns at once)
+                }
+            }
+        }
+        if (!stopped) {
+            throw new TimeoutException("worker(s) " + change.missing() + " did not stop for the change within "
+                    + timeoutNanos / 1_000_000 + " ms: no worker changed, the switch runs " + running.core().mmu().scheme()
+                    + " as before");
+        }
+        RuntimeException refused = change.refusal();
+        if (refused != null) {
+            throw new IllegalArgumentException(refused.getMessage() + " (no worker changed)", refused);
+        }
     }
 
     /**

@@ -58,10 +58,12 @@ final class AdmissionStage {
     private WorkerCrossings crossings;
 
     /**
-     * @param peers  the other workers' ledgers when the switch's ports are split among workers, else null
-     * @param worker this worker's index among {@code peers}
+     * @param peers       the other workers' ledgers when the switch's ports are split among workers, else null
+     * @param shadowPeers by shadow scheme, the other workers' ledgers of that shadow; null with {@code peers}
+     * @param worker      this worker's index among {@code peers}
      */
-    AdmissionStage(CoreConfig config, Mmu mmu, LedgerPeers peers, int worker, PfcLink pfcLink, LinkControl link,
+    AdmissionStage(CoreConfig config, Mmu mmu, LedgerPeers peers, LedgerPeers[] shadowPeers, int worker, PfcLink pfcLink,
+                   LinkControl link,
                    EcnStage ecnStage, FrameCost frameCost, PacketMemory memory, FrameAllocator allocator,
                    RandomSource random, SwitchCounters counters) {
         this.mmu = mmu;
@@ -76,7 +78,8 @@ final class AdmissionStage {
         this.allocator = allocator;
         this.random = random;
         this.counters = counters;
-        this.shadows = config.shadows().isEmpty() ? null : ShadowMmus.create(config.mmu(), config.shadows());
+        this.shadows = config.shadows().isEmpty() ? null
+                : ShadowMmus.create(config.mmu(), config.shadows(), shadowPeers, worker);
         this.dropLog = new LosslessDropLog(config.ports() * PRIORITIES);
         this.losslessMask = config.mmu().losslessPriorityMask();
         this.senderIgnoresPfc = config.senderIgnoresPfc();
@@ -221,8 +224,20 @@ final class AdmissionStage {
      * @throws IllegalArgumentException bad parameters; nothing changed then
      */
     Mmu install(MmuConfig next) {
-        // throws on bad parameters: nothing changed yet
-        Mmu fresh = Mmu.create(next, pfcLink.mmuListener(), random, peers, worker);
+        return install(build(next), next);
+    }
+
+    /**
+     * The MMU of {@code next}, built but not in force: nothing changes until {@link #install(Mmu, MmuConfig)}.
+     *
+     * @throws IllegalArgumentException bad parameters
+     */
+    Mmu build(MmuConfig next) {
+        return Mmu.create(next, pfcLink.mmuListener(), random, peers, worker);
+    }
+
+    /** Makes {@code fresh}, built by {@link #build} from {@code next}, the MMU that admits from now on. */
+    Mmu install(Mmu fresh, MmuConfig next) {
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
         losslessMask = next.losslessPriorityMask();

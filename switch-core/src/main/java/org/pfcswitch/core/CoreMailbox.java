@@ -64,37 +64,91 @@ public final class CoreMailbox {
      * @throws RuntimeException what the task threw (e.g. a change the core refused)
      */
     public void call(Task task, long timeoutNanos) throws TimeoutException, InterruptedException {
-        Slot slot = new Slot(task, Thread.currentThread());
         long deadline = System.nanoTime() + timeoutNanos;
+        Posted posted = post(task, timeoutNanos);
+        posted.await(Math.max(0, deadline - System.nanoTime()), timeoutNanos);
+    }
+
+    /**
+     * Hands {@code task} to the core's owner without waiting for it, so that one control thread can
+     * hand tasks to several owners that must run them together ({@link WorkersMmuChange}). The
+     * mailbox takes no other task until {@link Posted#await} returned or {@link Posted#withdraw} succeeded.
+     *
+     * @throws TimeoutException another control request held the mailbox for {@code timeoutNanos}
+     */
+    public Posted post(Task task, long timeoutNanos) throws TimeoutException, InterruptedException {
         if (!callers.tryLock(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("another control request is still running");
         }
-        try {
-            PENDING.setVolatile(this, slot);
-            while (!slot.done) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    if (PENDING.compareAndSet(this, slot, null)) {
-                        throw new TimeoutException("the switch's worker did not take the request within "
-                                + timeoutNanos / 1_000_000 + " ms (not polling)");
-                    }
-                    while (!slot.done) {          // the owner has it: it finishes soon
-                        Thread.onSpinWait();
-                    }
-                    break;
-                }
-                LockSupport.parkNanos(this, Math.min(left, 1_000_000));
-                if (Thread.interrupted()) {
-                    if (PENDING.compareAndSet(this, slot, null)) {
-                        throw new InterruptedException();
-                    }
-                }
-            }
-        } finally {
-            callers.unlock();
+        Slot slot = new Slot(task, Thread.currentThread());
+        PENDING.setVolatile(this, slot);
+        return new Posted(slot);
+    }
+
+    /** A task handed to the owner by {@link #post}; only the thread that posted it may use this. */
+    public final class Posted {
+        private final Slot slot;
+        private boolean closed;
+
+        private Posted(Slot slot) {
+            this.slot = slot;
         }
-        if (slot.failure != null) {
-            throw slot.failure;
+
+        /**
+         * Takes the task back if the owner has not taken it yet.
+         *
+         * @return true when withdrawn (it will not run); false when the owner has it: {@link #await} it
+         */
+        public boolean withdraw() {
+            if (!closed && PENDING.compareAndSet(CoreMailbox.this, slot, null)) {
+                close();
+                return true;
+            }
+            return false;
+        }
+
+        /**
+         * Waits for the owner to run the task, for at most {@code timeoutNanos} before withdrawing
+         * it ({@code statedNanos}: the timeout the message names).
+         *
+         * @throws TimeoutException the owner did not take it in time; it is withdrawn and will not run
+         * @throws RuntimeException what the task threw
+         */
+        public void await(long timeoutNanos, long statedNanos) throws TimeoutException, InterruptedException {
+            long deadline = System.nanoTime() + timeoutNanos;
+            try {
+                while (!slot.done) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        if (PENDING.compareAndSet(CoreMailbox.this, slot, null)) {
+                            throw new TimeoutException("the switch's worker did not take the request within "
+                                    + statedNanos / 1_000_000 + " ms (not polling)");
+                        }
+                        while (!slot.done) {          // the owner has it: it finishes soon
+                            Thread.onSpinWait();
+                        }
+                        break;
+                    }
+                    LockSupport.parkNanos(this, Math.min(left, 1_000_000));
+                    if (Thread.interrupted()) {
+                        if (PENDING.compareAndSet(CoreMailbox.this, slot, null)) {
+                            throw new InterruptedException();
+                        }
+                    }
+                }
+            } finally {
+                close();
+            }
+            if (slot.failure != null) {
+                throw slot.failure;
+            }
+        }
+
+        private void close() {
+            if (!closed) {
+                closed = true;
+                callers.unlock();
+            }
         }
     }
 

@@ -163,7 +163,7 @@ public final class CoreSnapshot {
         losslessViolations = mmu.losslessViolations();
         losslessViolationsObeying = core.losslessViolations(false);
         losslessViolationsIgnoring = core.losslessViolations(true);
-        deadlock.capture(core, core.deadlockWatch(), now);
+        deadlock.capture(core.deadlockView(), core.deadlockWatch(), now);
         active.copyFrom(mmu, c.maxBufferBytes());
         ShadowMmus shadowMmus = core.shadows();
         shadowCount = shadowMmus == null ? 0 : shadowMmus.count();
@@ -236,8 +236,18 @@ public final class CoreSnapshot {
         for (int w = 0; w < parts.length; w++) {
             views[w] = parts[w].deadlock;
         }
-        deadlock.mergeWithoutDetection(views, workerOf);
-        shadowCount = 0;            // shadows run with one worker only
+        if (views[SwitchCore.DEADLOCK_SEARCHER].enabled) {
+            deadlock.copyFrom(views[SwitchCore.DEADLOCK_SEARCHER]);    // its search and edges cover every port
+        } else {
+            deadlock.mergeWithoutDetection(views, workerOf);
+        }
+        shadowCount = first.shadowCount;     // each worker runs the same shadows, over its own ingress ports
+        for (int i = 0; i < shadowCount; i++) {
+            shadows[i].copyFrom(first.shadows[i]);
+            for (int w = 1; w < parts.length; w++) {
+                shadows[i].addFrom(parts[w].shadows[i]);
+            }
+        }
     }
 
     public boolean isLossless(int priority) {

@@ -349,11 +349,24 @@ final class EgressStage {
 
     /** Hands every queued frame, in queue order, to a new MMU, charged as at its admission ({@link SwitchCore#changeMmu}). */
     void adoptQueuedFrames(Mmu fresh, long now) {
+        adoptQueuedFrames(fresh, now, null, 0);
+    }
+
+    /**
+     * As {@link #adoptQueuedFrames(Mmu, long)}, only the frames that arrived on a port of worker
+     * {@code worker} ({@code workerOf} by port; null: every frame). With several workers each
+     * ingress worker's MMU takes its own frames from every worker's queues
+     * ({@link WorkersMmuChange}); this queue's owner is then stopped, so another thread may read it.
+     */
+    void adoptQueuedFrames(Mmu fresh, long now, int[] workerOf, int worker) {
         for (int port = 0; port < ports; port++) {
             for (int queue = 0; queue < queues.queuesPerPort(); queue++) {
                 int n = queues.frames(port, queue);
                 for (int i = 0; i < n; i++) {
                     int slot = queues.at(port, queue, i);
+                    if (workerOf != null && workerOf[slots.inPort(slot)] != worker) {
+                        continue;
+                    }
                     fresh.adopt(slots.inPort(slot), slots.priority(slot), port, queue, frameCost.bufferBytes(slots.length(slot)),
                             now);
                 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.pfcswitch.mmu.FlowControlListener;
+import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
@@ -70,14 +71,30 @@ public final class ShadowMmus {
      *                                  scheme parameter
      */
     public static ShadowMmus create(MmuConfig active, List<String> schemes) {
+        return create(active, schemes, null, 0);
+    }
+
+    /**
+     * As {@link #create(MmuConfig, List)}, for worker {@code worker} of a switch whose ports are split
+     * among workers: shadow i keeps its part of the buffer in a ledger among {@code peers[i]} (the
+     * workers' ledgers of that shadow), as the active MMU does among its own. Null: the whole switch.
+     */
+    public static ShadowMmus create(MmuConfig active, List<String> schemes, LedgerPeers[] peers, int worker) {
         check(schemes);
         Mmu[] mmus = new Mmu[schemes.size()];
         for (int i = 0; i < mmus.length; i++) {
             // Its own random source: a shadow must never draw from the one the real ECN marking uses.
             mmus[i] = Mmu.create(active.withScheme(schemes.get(i)), FlowControlListener.NONE,
-                    RandomSource.seeded(0x5bad0 + i));
+                    RandomSource.seeded(0x5bad0 + i), peers == null ? null : peers[i], worker);
         }
         return new ShadowMmus(mmus);
+    }
+
+    /** Publishes each shadow's ledger to the other workers' ledgers of that shadow (several workers only). */
+    public void publish() {
+        for (Mmu m : mmus) {
+            m.ledger().publish();
+        }
     }
 
     /** Validates a list of shadow scheme names without building anything (for config readers). */

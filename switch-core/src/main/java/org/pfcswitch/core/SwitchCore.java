@@ -3,6 +3,7 @@ package org.pfcswitch.core;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.core.deadlock.DeadlockWatch;
 import org.pfcswitch.core.deadlock.PfcPortState;
+import org.pfcswitch.core.deadlock.PublishedPfcPorts;
 import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.Mmu;
 import org.pfcswitch.mmu.MmuConfig;
@@ -66,11 +67,16 @@ public final class SwitchCore implements PfcPortState {
     private final PfcWatchdog watchdog;
     /** The watchdog's settings at start (every port), or null. */
     private final PfcWatchdogConfig watchdogAtStart;
-    /** The switch's own deadlock detection, or null (off, or under bfc, which runs no PFC). */
+    /** The switch's own deadlock detection, or null (off, under bfc, which runs no PFC, or a worker that does not search). */
     private final DeadlockWatch deadlock;
+    /** With several workers and deadlock detection: every port's PFC state as its worker published it, else null. */
+    private final PublishedPfcPorts pfcPorts;
+    /** This core's worker among the switch's (0 for the whole switch). */
+    private final int worker;
     /** The rings to the other workers' cores, or null when this core runs every port. */
     private final WorkerCrossings crossings;
     private long ledgerPublishedAt = Long.MIN_VALUE / 2;
+    private final long deadlockCheckNanos;
 
     /**
      * @param memory    turns the driver's handles into bytes
@@ -89,20 +95,25 @@ public final class SwitchCore implements PfcPortState {
      */
     public SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator,
                       FrameSink sink, RandomSource random) {
-        this(config, model, memory, allocator, sink, random, null, null, 0);
+        this(config, model, memory, allocator, sink, random, null, null, null, null, 0);
     }
 
     /**
      * Worker {@code worker}'s core of a switch whose ports are split among workers
      * ({@link SwitchWorkers}): it polls, admits and sends for its own ports, hands frames for the
      * others' ports to them through {@code crossings}, and keeps its part of the buffer in a ledger
-     * among {@code peers}. Both null: the whole switch.
+     * among {@code peers}, and its part of each shadow scheme's in a ledger among {@code shadowPeers[i]};
+     * with deadlock detection it publishes its ports' PFC state into {@code pfcPorts}, which worker
+     * {@link #DEADLOCK_SEARCHER} searches. All null: the whole switch.
      */
     SwitchCore(CoreConfig config, SwitchModel model, PacketMemory memory, FrameAllocator allocator, FrameSink sink,
-               RandomSource random, WorkerCrossings crossings, LedgerPeers peers, int worker) {
+               RandomSource random, WorkerCrossings crossings, LedgerPeers peers, LedgerPeers[] shadowPeers,
+               PublishedPfcPorts pfcPorts, int worker) {
         this.ports = config.ports();
         this.crossings = crossings;
         this.watchdogAtStart = config.pfcwd();
+        this.pfcPorts = pfcPorts;
+        this.worker = worker;
         long[] speedBps = new long[ports];
         long[] portMac = new long[ports];
         for (int p = 0; p < ports; p++) {
@@ -131,7 +142,7 @@ public final class SwitchCore implements PfcPortState {
             scheduler = model.scheduling().create(config.schedulers().toArray(SchedulerPolicy[]::new));
         }
         EcnStage ecn = EcnStage.of(model.ecnAt());
-        this.admission = new AdmissionStage(config, mmu, peers, worker, pfcLink, link, ecn, model.frameCost(), memory,
+        this.admission = new AdmissionStage(config, mmu, peers, shadowPeers, worker, pfcLink, link, ecn, model.frameCost(), memory,
                 allocator, random, counters);
         this.egress = new EgressStage(config, speedBps, portMac, ecn, model.frameCost(), memory, allocator, sink, link,
                 scheduler, admission, counters, timers);
@@ -140,12 +151,18 @@ public final class SwitchCore implements PfcPortState {
         this.receive = new ReceiveStage(config, model, memory, allocator, link, watchdog, admission, egress, counters);
         receive.connect(crossings);
         if (config.deadlock() != null && pfcLink != null) {
-            deadlock = new DeadlockWatch(this, config.deadlock());
-            timers.set(deadlockTimer(), config.deadlock().checkNanos());
+            deadlock = pfcPorts == null ? new DeadlockWatch(this, config.deadlock())
+                    : worker == DEADLOCK_SEARCHER ? new DeadlockWatch(pfcPorts, config.deadlock()) : null;
+            deadlockCheckNanos = config.deadlock().checkNanos();
+            timers.set(deadlockTimer(), deadlockCheckNanos);
         } else {
             deadlock = null;
+            deadlockCheckNanos = 0;
         }
     }
+
+    /** With several workers, the worker whose core searches the whole switch for deadlocks. */
+    public static final int DEADLOCK_SEARCHER = 0;
 
     private int deadlockTimer() {
         return 2 * ports + 1;
@@ -182,8 +199,13 @@ public final class SwitchCore implements PfcPortState {
                 pollWatchdog(now);
             } else {
                 // from now, not from the due time: after a stall the checks do not come in a burst
-                timers.set(id, now + deadlock.config().checkNanos());
-                deadlock.check(now);
+                timers.set(id, now + deadlockCheckNanos);
+                if (pfcPorts != null) {
+                    pfcPorts.publish(this, worker, now);
+                }
+                if (deadlock != null) {
+                    deadlock.check(now);
+                }
             }
         }
         egress.sendOwedControlFrames(now);
@@ -219,7 +241,7 @@ public final class SwitchCore implements PfcPortState {
             crossings.flush();
             if (now - ledgerPublishedAt >= LEDGER_PUBLISH_NANOS) {
                 ledgerPublishedAt = now;
-                admission.mmu().ledger().publish();
+                publishLedgers();
             }
         }
     }
@@ -228,7 +250,15 @@ public final class SwitchCore implements PfcPortState {
     public void publishToPeers() {
         if (crossings != null) {
             crossings.flush();
-            admission.mmu().ledger().publish();
+            publishLedgers();
+        }
+    }
+
+    /** The active MMU's ledger and each shadow's, to the other workers. */
+    private void publishLedgers() {
+        admission.mmu().ledger().publish();
+        if (admission.shadows() != null) {
+            admission.shadows().publish();
         }
     }
 
@@ -374,6 +404,19 @@ public final class SwitchCore implements PfcPortState {
      *                                  the core instead)
      */
     public void changeMmu(MmuConfig next, long now) {
+        checkLiveChange(next);
+        Mmu old = admission.mmu();
+        Mmu fresh = admission.install(next);
+        egress.adoptQueuedFrames(fresh, now);
+        resumeAfterChange(old, now);
+    }
+
+    /**
+     * Whether this core can take {@code next} live ({@link #changeMmu}); says why not.
+     *
+     * @throws IllegalArgumentException the port count differs, or either scheme pauses per queue
+     */
+    void checkLiveChange(MmuConfig next) {
         if (next.portCount() != ports) {
             throw new IllegalArgumentException("the new MMU has " + next.portCount() + " ports, the switch " + ports);
         }
@@ -382,11 +425,50 @@ public final class SwitchCore implements PfcPortState {
             throw new IllegalArgumentException(other + " runs its own link control and queues: a change to or from "
                     + other + " needs a new core (restart the switch with --scheme), not a live change");
         }
-        Mmu old = admission.mmu();
-        Mmu fresh = admission.install(next);
-        egress.adoptQueuedFrames(fresh, now);
+    }
+
+    /** XON for what {@code old} paused and the MMU now in force does not, and the PFC frames that are owed. */
+    private void resumeAfterChange(Mmu old, long now) {
         admission.resumeWhatItNoLongerPauses(old, ports, now);
         egress.sendOwedControlFrames(now);
+    }
+
+    // The steps of a change on several workers, in the order WorkersMmuChange runs them on each worker's thread.
+
+    /** Takes every frame the other workers handed this one into its queues (they have stopped). */
+    void takeAllCrossingFrames(long now) {
+        crossings.takeAllFrames(egress, now);
+    }
+
+    /** Takes every release the other workers sent into the MMU in force (they have stopped and sent their last). */
+    void takeAllCrossingReleases(long now) {
+        crossings.takeAllReleases(admission, now);
+    }
+
+    /** {@code next}'s MMU for this worker, built, not yet in force. */
+    Mmu buildMmu(MmuConfig next) {
+        return admission.build(next);
+    }
+
+    /**
+     * Puts {@code fresh} in force and has it adopt every queued frame that arrived on this worker's
+     * ports, wherever it is queued ({@code cores}: every worker's, all stopped); publishes the new ledger.
+     *
+     * @return the MMU it replaced
+     */
+    Mmu installAndAdopt(Mmu fresh, MmuConfig next, SwitchCore[] cores, int[] workerOf, int worker, long now) {
+        Mmu old = admission.mmu();
+        admission.install(fresh, next);
+        for (SwitchCore c : cores) {
+            c.egress.adoptQueuedFrames(fresh, now, workerOf, worker);
+        }
+        fresh.ledger().publish();
+        return old;
+    }
+
+    /** The last step of a change on several workers: see {@link #resumeAfterChange}. */
+    void finishChange(Mmu old, long now) {
+        resumeAfterChange(old, now);
     }
 
     // ------------------------------------------------------------------ observation
@@ -521,7 +603,15 @@ public final class SwitchCore implements PfcPortState {
         return pfcLink != null;
     }
 
-    /** The switch's deadlock detection, or null when it is off. */
+    /**
+     * What the deadlock detection reads of the switch: this core, or with several workers every
+     * port as its worker last published it ({@link PublishedPfcPorts}).
+     */
+    public PfcPortState deadlockView() {
+        return pfcPorts != null ? pfcPorts : this;
+    }
+
+    /** The switch's deadlock detection, or null when it is off (or, with several workers, on all but worker 0's core). */
     public DeadlockWatch deadlockWatch() {
         return deadlock;
     }

@@ -2,6 +2,7 @@ package org.pfcswitch.core;
 
 import java.util.Arrays;
 
+import org.pfcswitch.core.deadlock.PublishedPfcPorts;
 import org.pfcswitch.core.ring.SpscLongRing;
 import org.pfcswitch.mmu.LedgerPeers;
 import org.pfcswitch.mmu.MmuConfig;
@@ -74,6 +75,10 @@ public final class SwitchWorkers {
             maxCharged = (maxCharged + mmu.cellBytes() - 1) / mmu.cellBytes() * mmu.cellBytes();
         }
         LedgerPeers peers = new LedgerPeers(workers, config.ports(), PUBLISH_QUANTUM_BYTES, maxCharged);
+        LedgerPeers[] shadowPeers = new LedgerPeers[config.shadows().size()];
+        for (int i = 0; i < shadowPeers.length; i++) {
+            shadowPeers[i] = new LedgerPeers(workers, config.ports(), PUBLISH_QUANTUM_BYTES, maxCharged);
+        }
         CoreConfig reserved = config.withMmu(mmu.toBuilder().totalBytes(mmu.totalBytes() - peers.reserveBytes()).build());
         int capacity = Integer.highestOneBit(Math.max(2, ringCapacity) - 1) << 1;
         SpscLongRing[][] frames = new SpscLongRing[workers][workers];
@@ -88,11 +93,13 @@ public final class SwitchWorkers {
                 }
             }
         }
+        PublishedPfcPorts pfcPorts = config.deadlock() == null ? null : new PublishedPfcPorts(owner);
         SwitchCore[] cores = new SwitchCore[workers];
         for (int w = 0; w < workers; w++) {
             WorkerCrossings crossings = new WorkerCrossings(w, owner, frames[w], releases[w], learned[w], column(frames, w),
                     column(releases, w), column(learned, w));
-            cores[w] = new SwitchCore(reserved, model, memory, allocators[w], sinks[w], randoms[w], crossings, peers, w);
+            cores[w] = new SwitchCore(reserved, model, memory, allocators[w], sinks[w], randoms[w], crossings, peers,
+                    shadowPeers, pfcPorts, w);
         }
         return new SwitchWorkers(cores, owner, peers);
     }
@@ -130,13 +137,6 @@ public final class SwitchWorkers {
                 throw new IllegalArgumentException(config.mmu().scheme() + " keeps per-flow queue state at the egress"
                         + " that its ingress worker would need: run " + config.mmu().scheme() + " with one worker");
             }
-            if (!config.shadows().isEmpty()) {
-                throw new IllegalArgumentException("shadow schemes keep one ledger of the whole buffer: run them with one"
-                        + " worker");
-            }
-            if (config.deadlock() != null) {
-                throw new IllegalArgumentException("deadlock detection searches one core's ports: run it with one worker");
-            }
         }
         return workers;
     }
@@ -153,6 +153,21 @@ public final class SwitchWorkers {
     /** The worker that owns {@code port}. */
     public int workerOf(int port) {
         return workerOf[port];
+    }
+
+    /** By port, the worker that owns it (not a copy: read only). */
+    int[] workerOfPorts() {
+        return workerOf;
+    }
+
+    /**
+     * A live change of every worker's MMU to {@code next}, for each worker to run on its thread
+     * ({@link WorkersMmuChange}).
+     *
+     * @throws IllegalArgumentException the change cannot be made live
+     */
+    public WorkersMmuChange mmuChange(MmuConfig next) {
+        return new WorkersMmuChange(this, next);
     }
 
     /** Bytes reserved from the shared pool for the staleness of the workers' views (0 with one worker). */

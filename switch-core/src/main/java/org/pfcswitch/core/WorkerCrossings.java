@@ -177,6 +177,24 @@ final class WorkerCrossings {
     }
 
     /**
+     * Takes every frame the other workers handed this one, until their rings are empty (the others
+     * stopped producing: {@link WorkersMmuChange}), and publishes the releases that sent.
+     */
+    void takeAllFrames(EgressStage egress, long now) {
+        while (takeFrames(egress, now) > 0) {
+            // a ring gives at most DRAIN_BURST records per take
+        }
+        flush();
+    }
+
+    /** Takes every release the other workers sent, until their rings are empty (the others stopped producing). */
+    void takeAllReleases(AdmissionStage admission, long now) {
+        while (takeReleases(admission, now) > 0) {
+            // a ring gives at most DRAIN_BURST records per take
+        }
+    }
+
+    /**
      * Takes the stations the other workers learned into this worker's forwarding table.
      *
      * @return stations taken

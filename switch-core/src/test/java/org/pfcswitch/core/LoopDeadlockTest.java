@@ -91,6 +91,48 @@ class LoopDeadlockTest {
                 + w.checks() + " checks, " + rig.core.framesHeld() + " frames held");
     }
 
+    /**
+     * The same loop with the switch split between two workers, the cable between them: port 1 is
+     * worker 0's, port 2 worker 1's, so the frozen cycle is worker 1's ingress pausing worker 0's
+     * egress. Worker 0 finds it in every port's PFC state as each worker published it, at most a
+     * check interval late, and the merged snapshot shows it as one switch's.
+     */
+    @Test
+    void aLoopAcrossTwoWorkersIsFoundByTheSearchingWorker() {
+        CoreConfig config = Configs.core(Configs.mmu(4, "dt").build()).staticMac(X, 1)
+                .deadlock(new DeadlockConfig(CHECK, PERSIST)).build();
+        int[] workerOf = {0, 0, 1, 1};
+        CabledRig rig = new CabledRig(config, new int[] {-1, 2, 1, -1}, workerOf, 1 << 14);
+        List<String> logged = new ArrayList<>();
+        DeadlockWatch w = rig.core.deadlockWatch();
+        assertEquals(null, rig.workers.core(1).deadlockWatch(), "one worker searches");
+        hostSends(rig, X, 3_000_000);
+        rig.runUntil(5_000_000);
+        w.events().drain(r -> logged.add(r.describe(List.of("p0", "p1", "p2", "p3"))));
+        assertEquals(List.of("p2/3 -> out p1 -> p2/3"), logged);
+        assertTrue(w.present());
+        CycleRecord r = w.report(0);
+        assertTrue(r.reportedNanos - r.sinceNanos >= PERSIST && r.reportedNanos - r.sinceNanos <= PERSIST + CHECK,
+                r.sinceNanos + " .. " + r.reportedNanos);
+        assertTrue(rig.workers.core(1).isAdvertisingXoff(2, PRIO), "worker 1's ingress pauses");
+        assertEquals(rig.workers.core(1).portMac(2), rig.core.pfcSenderMac(1), "worker 0's egress obeys it");
+
+        CoreSnapshot[] parts = {new CoreSnapshot(4), new CoreSnapshot(4)};
+        parts[0].capture(rig.workers.core(0), rig.now());
+        parts[1].capture(rig.workers.core(1), rig.now());
+        CoreSnapshot merged = new CoreSnapshot(4);
+        merged.merge(parts, workerOf);
+        DeadlockSnapshot s = merged.deadlock;
+        assertTrue(s.enabled && s.present);
+        assertEquals(1, s.reportCount);
+        assertEquals(2, s.pfcSenderPort[1]);
+        boolean loopEdge = false;
+        for (int i = 0; i < s.edgeCount; i++) {
+            loopEdge |= s.edgeIngress[i] == 2 && s.edgeEgress[i] == 1 && s.edgeTarget[i] == 2 && s.edgePriority[i] == PRIO;
+        }
+        assertTrue(loopEdge, "the edge p2/3 -> out p1 -> p2 crosses the workers and is listed");
+    }
+
     @Test
     void aHostThatPausesTheSwitchIsAnEdgeOutOfTheSwitchAndNoCycle() {
         CabledRig rig = loop(1);

@@ -28,8 +28,10 @@ abstract class SlotSlab implements PacketMemory, FrameAllocator {
     @Override public long offset(long handle) { return handle * SLOT_BYTES; }
     @Override public int length(long handle) { return length[(int) handle]; }
 
+    // Synchronized: the parts of a live change of scheme (WorkersMmuChange) run on several threads at
+    // once against one slab, and each may allocate PFC frames and free what it sends; uncontended otherwise.
     @Override
-    public long allocate(int len) {
+    public synchronized long allocate(int len) {
         if (freeCount == 0) {
             return NO_HANDLE;
         }
@@ -39,7 +41,7 @@ abstract class SlotSlab implements PacketMemory, FrameAllocator {
     }
 
     @Override
-    public void free(long handle) {
+    public synchronized void free(long handle) {
         free[freeCount++] = (int) handle;
     }
 

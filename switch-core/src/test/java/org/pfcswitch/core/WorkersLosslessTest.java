@@ -23,9 +23,9 @@ import org.pfcswitch.mmu.BufferLedger;
  */
 class WorkersLosslessTest {
 
-    private static final int PORTS = 8;
+    static final int PORTS = 8;
     /** Ports 0-3 on worker 0, 4-7 on worker 1: the incast to host 0 comes mostly from worker 1's hosts. */
-    private static final int[] TWO_WORKERS = {0, 0, 0, 0, 1, 1, 1, 1};
+    static final int[] TWO_WORKERS = {0, 0, 0, 0, 1, 1, 1, 1};
     private static final int[] ONE_WORKER = new int[PORTS];
 
     static Stream<Arguments> schemesAndSeeds() {
@@ -78,12 +78,12 @@ class WorkersLosslessTest {
         assertThrows(IllegalArgumentException.class, () -> new WorkersRig(dt, new int[] {0, 1}, 1, 1, 0, 0, 1000));
     }
 
-    private static WorkersRig rig(String scheme, int[] workerOf, long seed) {
+    static WorkersRig rig(String scheme, int[] workerOf, long seed) {
         CoreConfig config = Configs.core(Configs.mmu(PORTS, scheme).build()).build();
         return new WorkersRig(config, workerOf, seed, 1500, 0, 0.7, 2_000);
     }
 
-    private static void assertLossless(WorkersRig rig, String what) {
+    static void assertLossless(WorkersRig rig, String what) {
         long sent = 0;
         long delivered = 0;
         for (int h = 0; h < PORTS; h++) {

@@ -103,7 +103,9 @@ final class WorkersRig extends SlotSlab {
         }
     }
 
-    private void schedule(long at, int kind, int port, long handle) {
+    // Synchronized: during a live change (changeMmu, runParts) every worker's part transmits on its own
+    // thread into this one event queue; the rig's own loop runs alone otherwise.
+    private synchronized void schedule(long at, int kind, int port, long handle) {
         events.add(new Event(at, seq++, kind, port, handle));
     }
 
@@ -148,6 +150,45 @@ final class WorkersRig extends SlotSlab {
             } else {
                 handle(events.poll());
             }
+        }
+    }
+
+    /**
+     * Changes every worker's MMU to {@code next} now, as the live switch does: each worker runs its
+     * part of the {@link WorkersMmuChange} on a thread of its own (the rig's state is handed over by
+     * the threads' start and join).
+     */
+    void changeMmu(org.pfcswitch.mmu.MmuConfig next) throws InterruptedException {
+        WorkersMmuChange change = workers.mmuChange(next);
+        runParts(change, workers.workers());
+        if (change.refusal() != null) {
+            throw change.refusal();
+        }
+    }
+
+    /** Runs the parts of workers 0 to {@code parts - 1} of {@code change}, each on a thread, and waits for them. */
+    void runParts(WorkersMmuChange change, int parts) throws InterruptedException {
+        Thread[] threads = new Thread[parts];
+        RuntimeException[] failed = new RuntimeException[1];
+        for (int w = 0; w < parts; w++) {
+            int worker = w;
+            threads[w] = new Thread(() -> {
+                try {
+                    change.runOn(worker, workers.core(worker), now);
+                } catch (RuntimeException e) {
+                    failed[0] = e;
+                }
+            }, "change-" + w);
+            threads[w].start();
+        }
+        for (Thread t : threads) {
+            t.join(10_000);
+            if (t.isAlive()) {
+                throw new AssertionError(t.getName() + " is still in the change after 10 s");
+            }
+        }
+        if (failed[0] != null) {
+            throw failed[0];
         }
     }
 

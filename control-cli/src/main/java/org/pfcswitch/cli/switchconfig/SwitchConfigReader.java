@@ -128,7 +128,7 @@ public final class SwitchConfigReader {
                 .integer("pauseQuanta", MacControl.MAX_QUANTA, 1, MacControl.MAX_QUANTA)).orElse(MacControl.MAX_QUANTA);
         core.pauseQuanta(pauseQuanta);
         core.pfcwd(org.pfcswitch.config.PfcWatchdogLoader.read(root));
-        core.deadlock(deadlock(root, workers.size()));
+        core.deadlock(deadlock(root));
         long idleSleep = root.optionalChild("poll").map(poll -> poll.allowOnly("idleSleep", "rxStall").nanos("idleSleep", 0)).orElse(0L);
         if (idleSleep < 0 || idleSleep > 10_000_000) {
             throw root.child("poll").error("idleSleep", "must be between 0 (poll without pause) and 10ms, got " + idleSleep + " ns");
@@ -248,18 +248,13 @@ public final class SwitchConfigReader {
      * still count it as the same deadlock (a worker stall lets a frozen loop move for a moment). A check more often than every 100 us would cost the worker more than it
      * tells (a deadlock lasts); one rarer than 10 s, or a persist over an hour, reports too late to help.
      */
-    /** The deadlock section; with several workers absent means off (the search needs every port in one core). */
-    private static DeadlockConfig deadlock(ConfigNode root, int workers) {
+    private static DeadlockConfig deadlock(ConfigNode root) {
         if (!root.has("deadlock")) {
-            return workers == 1 ? DeadlockConfig.DEFAULTS : null;
+            return DeadlockConfig.DEFAULTS;
         }
         ConfigNode d = root.child("deadlock").allowOnly("enabled", "check", "persist", "grace");
         if (!d.bool("enabled", true)) {
             return null;
-        }
-        if (workers > 1) {
-            throw d.error("enabled", "deadlock detection searches the ports of one core: with " + workers
-                    + " workers give deadlock: {enabled: false}, or run one worker");
         }
         long check = d.nanos("check", DeadlockConfig.DEFAULTS.checkNanos());
         if (check < 100_000 || check > 10_000_000_000L) {

@@ -62,9 +62,32 @@ public final class DeadlockSnapshot {
         edgeTarget = new int[edges];
     }
 
+    /** Makes this a copy of {@code o} (the snapshot of the worker that searches a switch split among workers). */
+    public void copyFrom(DeadlockSnapshot o) {
+        enabled = o.enabled;
+        checkNanos = o.checkNanos;
+        persistNanos = o.persistNanos;
+        graceNanos = o.graceNanos;
+        checks = o.checks;
+        deadlocks = o.deadlocks;
+        present = o.present;
+        watched.copyFrom(o.watched);
+        reportCount = o.reportCount;
+        for (int i = 0; i < reportCount; i++) {
+            reports[i].copyFrom(o.reports[i]);
+        }
+        System.arraycopy(o.portMac, 0, portMac, 0, ports);
+        System.arraycopy(o.pfcSenderMac, 0, pfcSenderMac, 0, ports);
+        System.arraycopy(o.pfcSenderPort, 0, pfcSenderPort, 0, ports);
+        edgeCount = o.edgeCount;
+        System.arraycopy(o.edgeIngress, 0, edgeIngress, 0, edgeCount);
+        System.arraycopy(o.edgePriority, 0, edgePriority, 0, edgeCount);
+        System.arraycopy(o.edgeEgress, 0, edgeEgress, 0, edgeCount);
+        System.arraycopy(o.edgeTarget, 0, edgeTarget, 0, edgeCount);
+    }
+
     /**
-     * The view of a switch split among workers, which runs no detection of its own (it would need
-     * every worker's ports in one search): off, no edges; each port's MAC and its PFC sender from the
+     * The view of a switch split among workers whose detection is off: no edges; each port's MAC and its PFC sender from the
      * worker that owns the port ({@code parts[workerOf[p]]}).
      */
     public void mergeWithoutDetection(DeadlockSnapshot[] parts, int[] workerOf) {
