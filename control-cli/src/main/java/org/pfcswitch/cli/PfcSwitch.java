@@ -15,7 +15,7 @@ import java.util.List;
             "",
             "Run 'pfcswitch COMMAND --help' for what each command does and takes."
         },
-        subcommands = {FrameCommand.class, RecordCommand.class, FlowsCommand.class, DecodeCommand.class, MmuCommand.class, RunCommand.class, ShowCommand.class, SetCommand.class, PfcwdCommand.class, TraceCommand.class, TestbedCommand.class, BenchCommand.class, SimCommand.class, PlotCommand.class, HostsCommand.class, LabCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {FrameCommand.class, RecordCommand.class, FlowsCommand.class, DecodeCommand.class, MmuCommand.class, RunCommand.class, ShowCommand.class, SetCommand.class, PfcwdCommand.class, ClearCommand.class, TraceCommand.class, TestbedCommand.class, BenchCommand.class, SimCommand.class, PlotCommand.class, HostsCommand.class, LabCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class PfcSwitch {
 
     public static void main(String[] args) {

@@ -72,17 +72,23 @@ final class SetCommand implements Runnable {
         /** Posts {@code body}; prints the answer as {@code words} say it, or as JSON with --json. */
         int post(CommandSpec spec, String path, String body, java.util.function.Function<JsonNode, String> words)
                 throws InterruptedException {
+            return post(spec, path, body, words, "pfcswitch set");
+        }
+
+        /** {@link #post}, its errors said by {@code command} (e.g. "pfcswitch clear"). */
+        int post(CommandSpec spec, String path, String body, java.util.function.Function<JsonNode, String> words,
+                 String command) throws InterruptedException {
             ControlClient client = ControlClient.forCommand(spec, api);
             Path file = tokenFile != null ? tokenFile : client.defaultTokenFile();
             String token;
             try {
                 token = ControlToken.read(file);
             } catch (NoSuchFileException e) {
-                spec.commandLine().getErr().println(spec.qualifiedName() + ": no token file " + file
+                spec.commandLine().getErr().println(command + ": no token file " + file
                         + " (the switch writes it at start-up; give --token-file if it runs as another user or port)");
                 return 1;
             } catch (IOException e) {
-                spec.commandLine().getErr().println(spec.qualifiedName() + ": cannot read the token file " + file + ": " + e.getMessage());
+                spec.commandLine().getErr().println(command + ": cannot read the token file " + file + ": " + e.getMessage());
                 return 1;
             }
             try {
@@ -90,11 +96,11 @@ final class SetCommand implements Runnable {
                 spec.commandLine().getOut().println(json ? answer : words.apply(JsonInput.read(answer)));
                 return 0;
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                spec.commandLine().getErr().println(spec.qualifiedName() + ": the switch's answer is not JSON (" + e.getOriginalMessage()
+                spec.commandLine().getErr().println(command + ": the switch's answer is not JSON (" + e.getOriginalMessage()
                         + "); the change was applied");
                 return 1;
             } catch (ControlClient.Failure f) {
-                spec.commandLine().getErr().println(spec.qualifiedName() + ": " + f.getMessage());
+                spec.commandLine().getErr().println(command + ": " + f.getMessage());
                 return f.status == 0 ? 1 : 2;
             }
         }

@@ -6,6 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.client.ControlClient;
+import org.pfcswitch.cli.client.CounterRates;
 import org.pfcswitch.cli.client.FabricDeadlock;
 import org.pfcswitch.control.StatusViews;
 
@@ -40,6 +41,14 @@ import picocli.CommandLine.Spec;
             "              and the MAC of the last PFC sender on it, the wait-for edges now",
             "  shadow      the active scheme beside the shadow schemes (run --shadow): XOFFs,",
             "              XONs, drops by reason, most buffer held, XOFFs per lossless queue",
+            "  watermark [pg|queue]  the most bytes each ingress priority group held and each",
+            "              egress queue had waiting, since the last clear and since start",
+            "              (show priority-group watermark, show queue watermark; persistent)",
+            "",
+            "ports, queues and pfc count since the last 'pfcswitch clear' of their family and",
+            "say since when; with --watch (or --rates) they show each counter's rate per",
+            "second beside its total, over the switch's own clock between two snapshots.",
+            "--port h0,h2 keeps the rows of those ports.",
             "",
             "Every view is one snapshot: the switch's worker copies its state between two",
             "bursts, so the numbers of one table belong to one instant. Exit codes: 0, 1 no",
@@ -53,6 +62,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
             "  ./pfcswitch show pfc",
             "  ./pfcswitch show queues --watch 1",
+            "  ./pfcswitch show ports --rates --port h0,h1",
+            "  ./pfcswitch show watermark pg",
             "  ./pfcswitch show buffer --json --api http://127.0.0.1:9464",
             "  ./pfcswitch show deadlock --switch leaf0=http://10.0.0.1:9464 --switch spine0=http://10.0.0.2:9464"})
 final class ShowCommand implements Callable<Integer> {
@@ -60,6 +71,18 @@ final class ShowCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "VIEW", description = "One of: ${COMPLETION-CANDIDATES}.",
             completionCandidates = Views.class)
     String view;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "KIND",
+            description = "With the watermark view: pg or queue (default: both).", completionCandidates = WatermarkKinds.class)
+    String kind;
+
+    @Option(names = "--port", paramLabel = "NAME[,NAME...]", split = ",",
+            description = "Only these ports' rows (views with rows per port).")
+    java.util.List<String> ports = new java.util.ArrayList<>();
+
+    @Option(names = "--rates", description = "With ports, queues or pfc: rates per second beside the totals, from two"
+            + " snapshots 1 s apart (with --watch: between one print and the next, always).")
+    boolean rates;
 
     @Option(names = "--json", description = "Print the API's JSON instead of a table.")
     boolean json;
@@ -85,6 +108,12 @@ final class ShowCommand implements Callable<Integer> {
     static final class Views extends java.util.ArrayList<String> {
         Views() {
             super(StatusViews.VIEWS);
+        }
+    }
+
+    static final class WatermarkKinds extends java.util.ArrayList<String> {
+        WatermarkKinds() {
+            super(StatusViews.WATERMARK_KINDS);
         }
     }
 
@@ -130,6 +159,21 @@ final class ShowCommand implements Callable<Integer> {
         if (!switches.isEmpty() && !view.equals("deadlock")) {
             throw new ParameterException(spec.commandLine(), "--switch joins switches for the deadlock view only, not '" + view + "'");
         }
+        if (kind != null && !view.equals("watermark")) {
+            throw new ParameterException(spec.commandLine(), "'" + kind + "': only the watermark view takes a kind (pg or queue)");
+        }
+        if (kind != null && !StatusViews.WATERMARK_KINDS.contains(kind)) {
+            throw new ParameterException(spec.commandLine(), "no watermark '" + kind + "' (allowed: "
+                    + String.join(", ", StatusViews.WATERMARK_KINDS) + ")");
+        }
+        if (!ports.isEmpty() && !StatusViews.PER_PORT_VIEWS.contains(view)) {
+            throw new ParameterException(spec.commandLine(), "--port: the " + view + " view has no rows per port (views with: "
+                    + String.join(", ", StatusViews.PER_PORT_VIEWS) + ")");
+        }
+        if (rates && !CounterRates.hasRates(view)) {
+            throw new ParameterException(spec.commandLine(), "--rates: the " + view + " view has no counters to rate"
+                    + " (ports, queues, pfc)");
+        }
         ControlClient client = switches.isEmpty() ? ControlClient.forCommand(spec, api) : null;
         java.util.List<String> names = new java.util.ArrayList<>();
         java.util.List<ControlClient> fabric = new java.util.ArrayList<>();
@@ -140,14 +184,32 @@ final class ShowCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         boolean redraw = watch > 0 && !json && Progress.isTerminal();
-        String path = "/api/v1/show/" + view + "?format=" + (json ? "json" : "text");
+        boolean withRates = CounterRates.hasRates(view) && (rates || watch > 0);
+        String path = "/api/v1/show/" + view + "?format=" + (json || withRates ? "json" : "text")
+                + (ports.isEmpty() ? "" : "&port=" + java.net.URLEncoder.encode(String.join(",", ports), java.nio.charset.StandardCharsets.UTF_8))
+                + (kind == null ? "" : "&kind=" + kind);
+        com.fasterxml.jackson.databind.JsonNode previous = null;
         for (int printed = 0; ; ) {
             String body;
             try {
-                body = client != null ? client.get(path) : fabric(names, fabric);
+                if (withRates) {
+                    if (previous == null && watch == 0) {
+                        previous = org.pfcswitch.control.json.JsonInput.read(client.get(path));
+                        Thread.sleep(1000);
+                    }
+                    com.fasterxml.jackson.databind.JsonNode answer = org.pfcswitch.control.json.JsonInput.read(client.get(path));
+                    CounterRates r = new CounterRates(view, previous, answer);
+                    body = json ? r.json() : r.text();
+                    previous = answer;
+                } else {
+                    body = client != null ? client.get(path) : fabric(names, fabric);
+                }
             } catch (ControlClient.Failure f) {
                 spec.commandLine().getErr().println("pfcswitch show: " + f.getMessage());
                 return f.status == 0 ? 1 : 2;
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                spec.commandLine().getErr().println("pfcswitch show: the switch's answer is not JSON: " + e.getOriginalMessage());
+                return 1;
             } catch (IllegalStateException e) {         // fabric: an answer that cannot be joined
                 spec.commandLine().getErr().println("pfcswitch show: " + e.getMessage());
                 return 1;

@@ -198,7 +198,7 @@ class ControlApiTest {
                 wdText.out());
         Cli watch = Cli.run("show", "pfc", "--api", api, "--watch", "0.2", "--count", "2");
         assertEquals(0, watch.exitCode(), watch.err());
-        assertEquals(2, watch.out().split("Port Rx").length - 1, "two prints");
+        assertEquals(2, watch.out().split("PAUSE_SENT/S").length - 1, "two prints, with rates: " + watch.out());
     }
 
     @Test

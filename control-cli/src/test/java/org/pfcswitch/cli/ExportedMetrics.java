@@ -70,6 +70,7 @@ final class ExportedMetrics {
         snap.scheme = "dt";
         SwitchMetrics metrics = new SwitchMetrics(snap, List.of("a", "b"), IdleDriver.INSTANCE, true, List.of("dsh"));
         metrics.addProcessMetrics();
+        metrics.addWatermarks(new org.pfcswitch.control.CounterClears(2), List.of("a", "b"));
         String text = metrics.scrape();
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (!text.contains("jvm_gc_pause_seconds_count") && System.nanoTime() < deadline) {

@@ -26,13 +26,15 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * <pre>
  * GET  /metrics                         Prometheus text exposition (micrometer)
- * GET  /api/v1/show/VIEW[?format=text]  VIEW: ports, queues, buffer, pfc, thresholds, scheme, pfcwd, deadlock
+ * GET  /api/v1/show/VIEW[?format=text][&amp;port=h0,h2]   VIEW: ports, queues, buffer, pfc, thresholds, scheme, pfcwd,
+ *                                       deadlock, shadow, watermark[&amp;kind=pg|queue]
  * GET  /api/v1/trace?duration=2s&amp;every=10us   a trace (CSV, format of TraceWriter), streamed as recorded
  * POST /api/v1/scheme   {"scheme": "dsh"}                          token required
  * POST /api/v1/params   {"params": {"alpha": "1/8", "ecn.kmax": "400KiB"}}   token required
  * POST /api/v1/pfcwd/start {"ports": ["h2"], "detection_ms": 400, ...}       token required ({@link PfcwdRequest})
  * POST /api/v1/pfcwd/stop  {"ports": ["h2"]}                                 token required
  * GET  /api/v1/pfcwd/config[?format=text]   the watchdog's settings by port (its stats: /api/v1/show/pfcwd)
+ * POST /api/v1/clear/WHAT   WHAT: counters, queues, pfc, watermarks (show reads since then)   token required
  * </pre>
  *
  * Reads are open; a mutation needs {@code Authorization: Bearer TOKEN} (see {@link ControlToken}).
@@ -67,6 +69,8 @@ public final class ControlServer implements AutoCloseable {
     private final CoreSnapshot snapshot;
     private final SwitchMetrics metrics;
     private final SwitchMetrics.Driver driver;
+    /** What operators cleared: guarded by {@link #state}, like the snapshot it is read with. */
+    private final CounterClears clears;
     private HttpListener listener;
     /** Guards {@link #snapshot} and {@link #metrics}: control threads only, never the worker. */
     private final java.util.concurrent.locks.ReentrantLock state = new java.util.concurrent.locks.ReentrantLock();
@@ -98,6 +102,8 @@ public final class ControlServer implements AutoCloseable {
         boolean pfcRuns = sw.config().core().mmu().upstreamPausing() != org.pfcswitch.mmu.UpstreamPausing.PER_QUEUE;
         this.metrics = new SwitchMetrics(snapshot, portNames, driver, pfcRuns, sw.config().core().shadows());
         this.metrics.addProcessMetrics();
+        this.clears = new CounterClears(portNames.size());
+        this.metrics.addWatermarks(clears, portNames);
     }
 
     /**
@@ -223,6 +229,10 @@ public final class ControlServer implements AutoCloseable {
             } else if (path.equals("/api/v1/trace")) {
                 requireMethod(method, "GET");
                 trace(req, ex);
+            } else if (path.startsWith("/api/v1/clear/")) {
+                requireMethod(method, "POST");
+                requireToken(req);
+                clear(ex, path.substring("/api/v1/clear/".length()));
             } else if (path.equals("/api/v1/scheme") || path.equals("/api/v1/params")) {
                 requireMethod(method, "POST");
                 change(req, (body, deadline) -> {
@@ -242,7 +252,8 @@ public final class ControlServer implements AutoCloseable {
                 pfcwdConfig(req, ex);
             } else {
                 throw new ApiError(404, "no such resource: " + path + " (try /metrics, /api/v1/show/{"
-                        + String.join(",", StatusViews.VIEWS) + "}, POST /api/v1/scheme, POST /api/v1/params, POST /api/v1/pfcwd/{start,stop}, /api/v1/pfcwd/config)");
+                        + String.join(",", StatusViews.VIEWS) + "}, POST /api/v1/scheme, POST /api/v1/params, POST /api/v1/pfcwd/{start,stop}, /api/v1/pfcwd/config, POST /api/v1/clear/{"
+                        + CounterClears.Family.labels().replace(" ", "") + "})");
             }
         } catch (ApiError e) {
             ex.sendError(e.status, e.getMessage());
@@ -266,10 +277,7 @@ public final class ControlServer implements AutoCloseable {
      * the switch's state cannot be had before the change's deadline ({@link #changeDeadline}).
      */
     private void change(ApiRequest req, ChangeHandler handler) throws TimeoutException, InterruptedException, IOException {
-        if (!token.accepts(req.header("Authorization"))) {
-            throw new ApiError(401, "a change needs 'Authorization: Bearer TOKEN' with the token this switch"
-                    + " wrote at start-up (pfcswitch set reads it)");
-        }
+        requireToken(req);
         JsonNode body = body(req);
         long deadline = changeDeadline(req);
         if (!state.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
@@ -313,16 +321,76 @@ public final class ControlServer implements AutoCloseable {
         if (!format.equals("json") && !format.equals("text")) {
             throw new ApiError(400, "format must be json or text, got '" + format + "'");
         }
+        int[] ports = portsQuery(req, view);
+        String kind = req.query().get("kind");
+        if (kind != null && !view.equals("watermark")) {
+            throw new ApiError(400, "kind is for the watermark view only, not '" + view + "'");
+        }
         String text;
         state.lock();
         try {
             refresh();
-            StatusViews views = new StatusViews(snapshot, portNames, driver, sw.mmuConfig());
+            StatusViews views = new StatusViews(snapshot, portNames, driver, sw.mmuConfig(), clears, ports);
+            if (kind != null) {
+                try {
+                    views.watermarkKind(kind);
+                } catch (IllegalArgumentException e) {
+                    throw new ApiError(400, e.getMessage());
+                }
+            }
             text = format.equals("text") ? views.text(view) + "\n" : views.json(view);
         } finally {
             state.unlock();
         }
         ex.send(200, format.equals("text") ? "text/plain; charset=utf-8" : "application/json", text);
+    }
+
+    /** The ports {@code ?port=h0,h2} names (null: every port), for a view whose rows are per port. */
+    private int[] portsQuery(ApiRequest req, String view) {
+        String list = req.query().get("port");
+        if (list == null) {
+            return null;
+        }
+        if (!StatusViews.PER_PORT_VIEWS.contains(view)) {
+            throw new ApiError(400, "the " + view + " view has no rows per port to filter (port= is for "
+                    + String.join(", ", StatusViews.PER_PORT_VIEWS) + ")");
+        }
+        try {
+            return StatusViews.portFilter(list, portNames);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, e.getMessage());
+        }
+    }
+
+    /**
+     * Clears a family of counters ({@link CounterClears}): {@code show} reads it relative to now from
+     * then on; {@code /metrics} is untouched. Watermarks are restarted by the worker itself, in the
+     * task that copies them.
+     */
+    private void clear(ApiExchange ex, String what) throws TimeoutException, InterruptedException {
+        CounterClears.Family family;
+        try {
+            family = CounterClears.Family.of(what);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(404, e.getMessage());
+        }
+        long at;
+        state.lock();
+        try {
+            if (family == CounterClears.Family.WATERMARKS) {
+                sw.snapshotAndResetWatermarks(snapshot, WORKER_TIMEOUT_NANOS);
+                clears.observe(snapshot);
+            } else {
+                refresh();
+            }
+            at = System.currentTimeMillis();
+            clears.clear(family, snapshot, driver, at);
+        } finally {
+            state.unlock();
+        }
+        log.accept("control: cleared " + family.label);
+        ex.send(200, "application/json", new JsonOutput().beginObject().field("cleared", family.label)
+                .field("at", java.time.Instant.ofEpochMilli(at).toString()).endObject().toString());
     }
 
     /** Longest trace one request may record, and the finest sample period. */
@@ -514,6 +582,7 @@ public final class ControlServer implements AutoCloseable {
 
     private void refresh() throws TimeoutException, InterruptedException {
         sw.snapshot(snapshot, WORKER_TIMEOUT_NANOS);
+        clears.observe(snapshot);
     }
 
     // ------------------------------------------------------------------ HTTP plumbing
@@ -529,6 +598,13 @@ public final class ControlServer implements AutoCloseable {
         } catch (IOException e) {
             throw new ApiError(400, "the request body is not JSON: " + (e instanceof JsonProcessingException j
                     ? j.getOriginalMessage() : e.getMessage()));
+        }
+    }
+
+    private void requireToken(ApiRequest req) {
+        if (!token.accepts(req.header("Authorization"))) {
+            throw new ApiError(401, "a change needs 'Authorization: Bearer TOKEN' with the token this switch"
+                    + " wrote at start-up (pfcswitch set, pfcwd and clear read it)");
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.core.CoreSnapshot;
+import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.core.PfcWatchdogConfig;
 
 /**
@@ -20,10 +21,21 @@ final class PfcwdView {
 
     private final CoreSnapshot s;
     private final List<String> names;
+    /** The counters shown: the snapshot's, or those since an operator's clear. */
+    private final SwitchCounters c;
+    /** The ports whose rows are shown (show --port), in port order. */
+    private final int[] shown;
 
+    /** Every port, counters since start. */
     PfcwdView(CoreSnapshot snapshot, List<String> portNames) {
+        this(snapshot, portNames, snapshot.counters, java.util.stream.IntStream.range(0, snapshot.ports).toArray());
+    }
+
+    PfcwdView(CoreSnapshot snapshot, List<String> portNames, SwitchCounters counters, int[] shown) {
         this.s = snapshot;
         this.names = portNames;
+        this.c = counters;
+        this.shown = shown;
     }
 
     /** The settings every port shares, when every port is watched alike (a pfcwd: section at start); else null. */
@@ -39,8 +51,8 @@ final class PfcwdView {
 
     private int watchedPorts() {
         int n = 0;
-        for (PfcWatchdogConfig c : s.pfcwdByPort) {
-            n += c == null ? 0 : 1;
+        for (PfcWatchdogConfig w : s.pfcwdByPort) {
+            n += w == null ? 0 : 1;
         }
         return n;
     }
@@ -61,14 +73,14 @@ final class PfcwdView {
                     .field("poll_seconds", all.pollNanos() / 1e9, 6);
         }
         j.beginArray("queues");
-        for (int p = 0; p < s.ports; p++) {
+        for (int p : shown) {
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = p * PRIORITIES + q;
                 if (statsRow(k)) {
                     j.beginObject().field("port", names.get(p)).field("priority", q).field("stormed", s.pfcwdStormed[k])
-                            .field("egress_paused", s.egressPaused[k]).field("storms", s.counters.pfcwdStorms[k])
-                            .field("restorations", s.counters.pfcwdRestorations[k]).field("dropped_frames", s.counters.pfcwdDrops[k])
-                            .field("dropped_rx_frames", s.counters.pfcwdIngressDrops[k]).endObject();
+                            .field("egress_paused", s.egressPaused[k]).field("storms", c.pfcwdStorms[k])
+                            .field("restorations", c.pfcwdRestorations[k]).field("dropped_frames", c.pfcwdDrops[k])
+                            .field("dropped_rx_frames", c.pfcwdIngressDrops[k]).endObject();
                 }
             }
         }
@@ -77,21 +89,21 @@ final class PfcwdView {
 
     /** A queue worth a row: stormed now or ever, or paused now. */
     private boolean statsRow(int k) {
-        return s.pfcwdStormed[k] || s.counters.pfcwdStorms[k] > 0 || s.egressPaused[k];
+        return s.pfcwdStormed[k] || c.pfcwdStorms[k] > 0 || s.egressPaused[k];
     }
 
     String text() {
         StringBuilder out = new StringBuilder(summary()).append('\n');
         TextTable t = new TextTable("PORT", "PRIO", "STATUS", "STORMS", "RESTORED", "TX_DROP", "RX_DROP");
         boolean any = false;
-        for (int p = 0; p < s.ports; p++) {
+        for (int p : shown) {
             for (int q = 0; q < PRIORITIES; q++) {
                 int k = p * PRIORITIES + q;
                 if (statsRow(k)) {
                     any = true;
                     t.row(names.get(p), q, s.pfcwdStormed[k] ? "stormed" : s.egressPaused[k] ? "paused" : "operational",
-                            s.counters.pfcwdStorms[k], s.counters.pfcwdRestorations[k], s.counters.pfcwdDrops[k],
-                            s.counters.pfcwdIngressDrops[k]);
+                            c.pfcwdStorms[k], c.pfcwdRestorations[k], c.pfcwdDrops[k],
+                            c.pfcwdIngressDrops[k]);
                 }
             }
         }
@@ -115,13 +127,13 @@ final class PfcwdView {
     /** {@code "enabled", "ports": [{port, action, detection_seconds, restoration_seconds, poll_seconds, priorities}]}: the watched ports. */
     void configJson(JsonOutput j) {
         j.field("enabled", watchedPorts() > 0).beginArray("ports");
-        for (int p = 0; p < s.ports; p++) {
-            PfcWatchdogConfig c = s.pfcwdByPort[p];
-            if (c != null) {
-                j.beginObject().field("port", names.get(p)).field("action", c.action().label())
-                        .field("detection_seconds", c.detectionNanos() / 1e9, 6)
-                        .field("restoration_seconds", c.restorationNanos() / 1e9, 6)
-                        .field("poll_seconds", c.pollNanos() / 1e9, 6)
+        for (int p : shown) {
+            PfcWatchdogConfig w = s.pfcwdByPort[p];
+            if (w != null) {
+                j.beginObject().field("port", names.get(p)).field("action", w.action().label())
+                        .field("detection_seconds", w.detectionNanos() / 1e9, 6)
+                        .field("restoration_seconds", w.restorationNanos() / 1e9, 6)
+                        .field("poll_seconds", w.pollNanos() / 1e9, 6)
                         .field("priorities", priorities(s.pfcwdPriorities[p])).endObject();
             }
         }
@@ -133,11 +145,11 @@ final class PfcwdView {
             return summary();
         }
         TextTable t = new TextTable("PORT", "ACTION", "DETECTION TIME", "RESTORATION TIME", "POLL", "PRIORITIES");
-        for (int p = 0; p < s.ports; p++) {
-            PfcWatchdogConfig c = s.pfcwdByPort[p];
-            if (c != null) {
-                t.row(names.get(p), c.action().label(), millis(c.detectionNanos()), millis(c.restorationNanos()),
-                        millis(c.pollNanos()), priorityList(s.pfcwdPriorities[p]));
+        for (int p : shown) {
+            PfcWatchdogConfig w = s.pfcwdByPort[p];
+            if (w != null) {
+                t.row(names.get(p), w.action().label(), millis(w.detectionNanos()), millis(w.restorationNanos()),
+                        millis(w.pollNanos()), priorityList(s.pfcwdPriorities[p]));
             }
         }
         return t.toString();

@@ -209,6 +209,26 @@ public final class SwitchMetrics {
     }
 
     /**
+     * The watermarks since start that {@code clears} keeps ({@code pfcswitch_pg_watermark_bytes} per
+     * ingress (port, priority), {@code pfcswitch_queue_watermark_bytes} per egress (port, queue)):
+     * gauges that an operator's clear never lowers. Read under the same lock as the snapshot.
+     */
+    public void addWatermarks(CounterClears clears, List<String> portNames) {
+        for (int p = 0; p < snap.ports; p++) {
+            for (int q = 0; q < CoreSnapshot.PRIORITIES; q++) {
+                int k = p * CoreSnapshot.PRIORITIES + q;
+                String port = portNames.get(p);
+                Gauge.builder("pfcswitch.pg.watermark.bytes", clears, c -> c.pgWatermarkSinceStart(k))
+                        .description("Most bytes this ingress priority group held since the switch started")
+                        .tags("port", port, "priority", Integer.toString(q)).register(registry);
+                Gauge.builder("pfcswitch.queue.watermark.bytes", clears, c -> c.queueWatermarkSinceStart(k))
+                        .description("Most bytes waiting in this egress queue since the switch started")
+                        .tags("port", port, "queue", Integer.toString(q)).register(registry);
+            }
+        }
+    }
+
+    /**
      * Adds {@code pfcswitch_build_info} and the JVM's and process's meters ({@link ProcessMetrics}):
      * once per process, by the switch's control server (not by every reader of a snapshot).
      */

@@ -157,12 +157,26 @@ public final class DpdkSwitch {
      * @throws TimeoutException the worker did not answer in {@code timeoutNanos}
      */
     public void snapshot(CoreSnapshot into, long timeoutNanos) throws TimeoutException, InterruptedException {
+        snapshot(into, false, timeoutNanos);
+    }
+
+    /**
+     * {@link #snapshot}, and each worker restarts its watermarks in the same task, right after its
+     * copy ({@link CoreSnapshot#captureAndResetWatermarks}): the copy has every maximum up to the reset.
+     */
+    public void snapshotAndResetWatermarks(CoreSnapshot into, long timeoutNanos) throws TimeoutException, InterruptedException {
+        snapshot(into, true, timeoutNanos);
+    }
+
+    private void snapshot(CoreSnapshot into, boolean resetWatermarks, long timeoutNanos)
+            throws TimeoutException, InterruptedException {
         if (mailboxes.length == 1) {
-            mailboxes[0].call(into::capture, timeoutNanos);
+            mailboxes[0].call(resetWatermarks ? into::captureAndResetWatermarks : into::capture, timeoutNanos);
         } else {
             synchronized (snapshotParts) {
                 for (int w = 0; w < mailboxes.length; w++) {
-                    mailboxes[w].call(snapshotParts[w]::capture, timeoutNanos);
+                    CoreSnapshot part = snapshotParts[w];
+                    mailboxes[w].call(resetWatermarks ? part::captureAndResetWatermarks : part::capture, timeoutNanos);
                 }
                 into.merge(snapshotParts, workerOf);
             }

@@ -123,7 +123,7 @@ final class AdmissionStage {
         if (ipv4Offset >= 0) {
             ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
         }
-        recordWatermarks(outPort * PRIORITIES + priority);
+        recordWatermarks(inPort * PRIORITIES + priority, outPort * PRIORITIES + priority);
         if (crossings == null || crossings.owns(outPort)) {
             egress.admitted(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         } else {
@@ -131,11 +131,30 @@ final class AdmissionStage {
         }
     }
 
-    /** The most bytes egress queue {@code q} and the whole buffer ever held, after an admission. */
-    private void recordWatermarks(int q) {
+    /**
+     * The most bytes ingress priority group {@code pg}, egress queue {@code q} and the whole buffer
+     * held, after an admission (the only time any of them grows).
+     */
+    private void recordWatermarks(int pg, int q) {
         BufferLedger ledger = mmu.ledger();
+        long held = ledger.ingressBytes(pg);
+        if (held > counters.maxIngressBytes[pg]) {
+            counters.maxIngressBytes[pg] = held;
+        }
         counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], ledger.egressBytes(q));
         counters.maxBufferBytes = Math.max(counters.maxBufferBytes, ledger.totalUsed());
+    }
+
+    /**
+     * Starts the per-group and per-queue watermarks again from what each holds now (an operator's
+     * clear; the buffer-wide maximum keeps counting since start).
+     */
+    void resetWatermarks() {
+        BufferLedger ledger = mmu.ledger();
+        for (int k = 0; k < counters.maxIngressBytes.length; k++) {
+            counters.maxIngressBytes[k] = ledger.ingressBytes(k);
+            counters.maxQueueBytes[k] = ledger.egressBytes(k);
+        }
     }
 
     /** The MMU refused the frame: counted by reason (and, lossless, with its cause) and freed. */

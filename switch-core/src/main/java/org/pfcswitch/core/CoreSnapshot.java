@@ -173,11 +173,22 @@ public final class CoreSnapshot {
     }
 
     /**
+     * {@link #capture}, then the core's watermarks restarted ({@link SwitchCore#resetWatermarks}) in
+     * the same task: the copy holds every maximum reached up to the reset.
+     */
+    public void captureAndResetWatermarks(SwitchCore core, long now) {
+        capture(core, now);
+        core.resetWatermarks();
+    }
+
+    /**
      * Makes this the snapshot of a switch split among workers from each worker's own capture
      * ({@code parts[w]}, taken on worker w's thread; {@link SwitchWorkers}): what belongs to a port
      * comes from the worker that owns it (its ingress queues' bytes, thresholds and XOFF state, its
      * egress queues' pauses), counters add up ({@link SwitchCounters#addFrom}), and the buffer-wide
-     * views, which each worker sees whole up to the staleness bound, take the largest.
+     * views, which each worker sees whole up to the staleness bound, take the largest. An ingress
+     * priority group's watermark comes from its owner (the only worker that charges it), an egress
+     * queue's is the largest any worker saw in its view of the queue.
      */
     public void merge(CoreSnapshot[] parts, int[] workerOf) {
         CoreSnapshot first = parts[0];

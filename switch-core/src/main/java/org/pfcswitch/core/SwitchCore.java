@@ -491,6 +491,16 @@ public final class SwitchCore implements PfcPortState {
         return counters;
     }
 
+    /**
+     * Restarts the watermarks of every ingress priority group and egress queue from what each holds
+     * now ({@link SwitchCounters#maxIngressBytes}, {@link SwitchCounters#maxQueueBytes}). Call on the
+     * thread that owns the core, e.g. in a {@link CoreMailbox} task right after a snapshot, so no
+     * maximum between the two is lost.
+     */
+    public void resetWatermarks() {
+        admission.resetWatermarks();
+    }
+
     /** The lossless drops frame by frame, with what each episode's headroom was filled from. */
     public LosslessDropLog losslessDropLog() {
         return admission.losslessDropLog();

@@ -91,8 +91,13 @@ public final class SwitchCounters {
     public final long[] foreignControl;
     /** Frames marked CE at dequeue, by (egress port, priority). */
     public final long[] ecnMarked;
-    /** Most bytes of one class ever waiting at an egress port (the MMU's egress view), by (egress port, priority). */
+    /**
+     * Watermarks since they were last reset ({@link SwitchCore#resetWatermarks}; since start until then):
+     * the most bytes of one class waiting at an egress port (the MMU's egress view), by (egress port,
+     * priority), and the most bytes one ingress priority group held, by (ingress port, priority).
+     */
     public final long[] maxQueueBytes;
+    public final long[] maxIngressBytes;
     /** Sum and maximum of the time frames waited in an egress queue, by (egress port, priority). */
     public final long[] queueDelaySumNanos;
     public final long[] queueDelayMaxNanos;
@@ -168,6 +173,7 @@ public final class SwitchCounters {
         foreignControl = new long[ports];
         ecnMarked = new long[keys];
         maxQueueBytes = new long[keys];
+        maxIngressBytes = new long[keys];
         queueDelaySumNanos = new long[keys];
         queueDelayMaxNanos = new long[keys];
         filtered = new long[ports];
@@ -184,7 +190,7 @@ public final class SwitchCounters {
             pfcXoffTx, pfcXonTx, pauseFramesRx, controlNoBuffer, bfcPauseTx, bfcResumeTx, bfcBitmapTx, bfcControlRx,
             bfcControlIgnored, bfcBadUpstreamQueue, foreignControl, ecnMarked, maxQueueBytes, queueDelaySumNanos,
             queueDelayMaxNanos, filtered, flooded, malformedDropped, parseErrors, floodNoBuffer, macMoves, macMovesDenied,
-            macOverLimit};
+            macOverLimit, maxIngressBytes};
     }
 
     private static final int PARSE_ERRORS = ParseError.values().length;
@@ -222,7 +228,7 @@ public final class SwitchCounters {
         for (int i = 0; i < to.length; i++) {
             long[] a = to[i];
             long[] b = source[i];
-            boolean max = a == maxQueueBytes || a == queueDelayMaxNanos || a == xoffSentSince;
+            boolean max = isMaximumOrState(a);
             for (int k = 0; k < a.length; k++) {
                 a[k] = max ? Math.max(a[k], b[k]) : a[k] + b[k];
             }
@@ -239,6 +245,31 @@ public final class SwitchCounters {
         }
         maxBufferBytes = Math.max(maxBufferBytes, from.maxBufferBytes);
         crossingRingFull += from.crossingRingFull;
+    }
+
+    /**
+     * Makes every count of this copy relative to {@code baseline}, an earlier copy of the same
+     * switch's counters (what an operator's clear keeps): counts subtract, while maxima and
+     * per-queue state ({@link #isMaximumOrState}) and the scalars stay as they are.
+     */
+    public void subtract(SwitchCounters baseline) {
+        checkSameSize(baseline);
+        long[][] to = all;
+        long[][] source = baseline.all;
+        for (int i = 0; i < to.length; i++) {
+            long[] a = to[i];
+            if (!isMaximumOrState(a)) {
+                long[] b = source[i];
+                for (int k = 0; k < a.length; k++) {
+                    a[k] -= b[k];
+                }
+            }
+        }
+    }
+
+    /** Arrays that are not counts: they merge by the larger value and a clear leaves them alone. */
+    private boolean isMaximumOrState(long[] array) {
+        return array == maxQueueBytes || array == maxIngressBytes || array == queueDelayMaxNanos || array == xoffSentSince;
     }
 
     private void copyLastLosslessDrop(SwitchCounters from) {
