@@ -51,6 +51,8 @@ final class AdmissionStage {
     private final int worker;
     /** The MMU's lossless priorities (follows {@link #install}). */
     private int losslessMask;
+    /** {@link Mmu#passesPrivateUncharged} of the MMU in force (follows {@link #install}). */
+    private boolean passUncharged;
     /** The PFC watchdog, or null (off, or under bfc, which runs no PFC). */
     private PfcWatchdog watchdog;
     private EgressStage egress;
@@ -79,6 +81,7 @@ final class AdmissionStage {
         this.shadows = config.shadows().isEmpty() ? null : ShadowMmus.create(config.mmu(), config.shadows());
         this.dropLog = new LosslessDropLog(config.ports() * PRIORITIES);
         this.losslessMask = config.mmu().losslessPriorityMask();
+        this.passUncharged = mmu.passesPrivateUncharged();
         this.senderIgnoresPfc = config.senderIgnoresPfc();
     }
 
@@ -98,6 +101,12 @@ final class AdmissionStage {
      * What only some frames need (drops, the first headroom frame, a hand-over to another worker)
      * is in methods of its own, so that this one stays under the JIT's hot-method inlining limit
      * (325 bytecodes) and inlines into the receive path.
+     *
+     * <p>A frame that goes straight to an idle line of this worker ({@link EgressStage#sendsAtOnce})
+     * and that the MMU places in the private segment of a queue holding private bytes only passes
+     * uncharged when the scheme allows it ({@link Mmu#admit(int, int, int, int, int, long, boolean)},
+     * {@link Verdict#PASSED}): its charge would be released before anything else happens, so only
+     * what reads the buffer in between (ECN, the watermarks) sees it, by adding its bytes.
      */
     void admit(ParsedFrame frame, int inPort, int priority, int outPort, long handle, int length, short ipv4Offset,
                long now) {
@@ -108,8 +117,14 @@ final class AdmissionStage {
         }
         int queue = link.queueFor(frame, priority, outPort, now);
         int charged = frameCost.bufferBytes(length);
-        int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now);
+        boolean atOnce = passUncharged && (crossings == null || crossings.owns(outPort))
+                && egress.sendsAtOnce(outPort, queue, now);
+        int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now, atOnce);
         int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, charged, now, verdict);
+        if (verdict == Verdict.PASSED) {
+            passed(inPort, priority, outPort, queue, handle, length, charged, ipv4Offset, shadowsHeld, now);
+            return;
+        }
         if (!Verdict.isAdmitted(verdict)) {
             dropped(frame, inPort, priority, verdict, handle, now);
             return;
@@ -120,7 +135,7 @@ final class AdmissionStage {
         if (ipv4Offset >= 0) {
             ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
         }
-        recordWatermarks(outPort * PRIORITIES + priority);
+        recordWatermarks(outPort * PRIORITIES + priority, 0);
         if (crossings == null || crossings.owns(outPort)) {
             egress.admitted(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         } else {
@@ -128,11 +143,39 @@ final class AdmissionStage {
         }
     }
 
-    /** The most bytes egress queue {@code q} and the whole buffer ever held, after an admission. */
-    private void recordWatermarks(int q) {
+    /**
+     * A frame the MMU let pass uncharged goes on the line at once: what happens to an admitted frame
+     * that leaves at once, in the same order, with its bytes added where the buffer is read while
+     * it would be charged (ECN at enqueue and dequeue, the watermarks).
+     */
+    private void passed(int inPort, int priority, int outPort, int queue, long handle, int length, int charged,
+                        short ipv4Offset, int shadowsHeld, long now) {
+        long inBuffer = mmu.chargedBytes(charged);          // whole cells, as the ledger would hold it
+        if (ipv4Offset >= 0) {
+            ecnStage.passing(this, outPort, priority, memory.offset(handle) + ipv4Offset, inBuffer);
+        }
+        recordWatermarks(outPort * PRIORITIES + priority, inBuffer);
+        if (shadows != null) {
+            shadows.release(shadowsHeld, inPort, priority, outPort, priority, charged, now);
+        }
+        egress.sendAtOnce(outPort, priority, queue, handle, length, now);
+    }
+
+    /**
+     * The most bytes egress queue {@code q} and the whole buffer ever held, after an admission;
+     * {@code uncharged} bytes of a passing frame are in the buffer besides the ledger's.
+     */
+    private void recordWatermarks(int q, long uncharged) {
         BufferLedger ledger = mmu.ledger();
-        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], ledger.egressBytes(q));
-        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, ledger.totalUsed());
+        long queued = ledger.egressBytes(q) + uncharged;
+        long[] maxQueue = counters.maxQueueBytes;
+        if (queued > maxQueue[q]) {             // stores only on a new maximum: rarely, once the buffer has filled
+            maxQueue[q] = queued;
+        }
+        long used = ledger.totalUsed() + uncharged;
+        if (used > counters.maxBufferBytes) {
+            counters.maxBufferBytes = used;
+        }
     }
 
     /** The MMU refused the frame: counted by reason (and, lossless, with its cause) and freed. */
@@ -206,7 +249,12 @@ final class AdmissionStage {
 
     /** ECN for an ECN-capable frame, when its {@link EcnStage} says: CE when the MMU's RED says so. */
     void markEcn(int port, int priority, long ipv4At) {
-        if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
+        markEcn(port, priority, ipv4At, 0);
+    }
+
+    /** {@link #markEcn(int, int, long)} with {@code uncharged} bytes of a passing frame in the queue besides the ledger's. */
+    void markEcn(int port, int priority, long ipv4At, long uncharged) {
+        if (mmu.shouldMarkEcn(port, priority, uncharged) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
             counters.ecnMarked[port * PRIORITIES + priority]++;
         }
     }
@@ -226,6 +274,7 @@ final class AdmissionStage {
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
         losslessMask = next.losslessPriorityMask();
+        passUncharged = fresh.passesPrivateUncharged();
         return fresh;
     }
 
