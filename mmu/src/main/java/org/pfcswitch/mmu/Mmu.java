@@ -101,11 +101,7 @@ public final class Mmu {
         int verdict = scheme.decide(inPort, priority, outPort, queue, bytes, nowNanos);
         if (leavesAtOnce && verdict == Verdict.PRIVATE && privatePassesUncharged
                 && ledger.holdsOnlyPrivate(BufferLedger.key(inPort, priority))) {
-            admitted++;
-            scheme.onAdmitted(inPort, priority, outPort, queue, bytes, verdict, nowNanos);
-            released++;
-            scheme.onReleased(inPort, priority, outPort, queue, bytes, nowNanos);
-            return Verdict.PASSED;
+            return pass(inPort, priority, outPort, queue, bytes, nowNanos);
         }
         if (verdict >= 0) {
             ledger.charge(BufferLedger.key(inPort, priority), BufferLedger.key(outPort, queue), lossless, verdict,
@@ -119,6 +115,15 @@ public final class Mmu {
             }
         }
         return verdict;
+    }
+
+    /** A private packet that leaves at once, uncharged: the scheme sees it admitted and released. */
+    private int pass(int inPort, int priority, int outPort, int queue, long bytes, long nowNanos) {
+        admitted++;
+        scheme.onAdmitted(inPort, priority, outPort, queue, bytes, Verdict.PRIVATE, nowNanos);
+        released++;
+        scheme.onReleased(inPort, priority, outPort, queue, bytes, nowNanos);
+        return Verdict.PASSED;
     }
 
     /**

@@ -99,8 +99,8 @@ final class AdmissionStage {
      * MMU admission, then the egress queue the link control picks; a refused frame is dropped and
      * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
      * What only some frames need (drops, the first headroom frame, a hand-over to another worker)
-     * is in methods of its own, so that this one stays under the JIT's hot-method inlining limit
-     * (325 bytecodes) and inlines into the receive path.
+     * and each of the two ways on (passed, charged) are in methods of their own, so that each stays
+     * under the JIT's hot-method inlining limit (325 bytecodes) and inlines into the receive path.
      *
      * <p>A frame that goes straight to an idle line of this worker ({@link EgressStage#sendsAtOnce})
      * and that the MMU places in the private segment of a queue holding private bytes only passes
@@ -129,6 +129,12 @@ final class AdmissionStage {
             dropped(frame, inPort, priority, verdict, handle, now);
             return;
         }
+        charged(frame, inPort, priority, outPort, queue, handle, length, charged, ipv4Offset, shadowsHeld, verdict, now);
+    }
+
+    /** A frame charged to the buffer goes to its egress queue, of this worker or another's. */
+    private void charged(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+                         int charged, short ipv4Offset, int shadowsHeld, int verdict, long now) {
         if (verdict == Verdict.HEADROOM) {
             headroomAdmitted(frame, inPort, priority, charged, now);
         }
