@@ -26,6 +26,17 @@ public interface AdmissionScheme {
     /** Called after the ledger released the packet: resume checks, rate counters, filters. */
     void onReleased(int inPort, int priority, int outPort, int queue, long bytes, long now);
 
+    /**
+     * Whether a packet this scheme puts in the private segment, and that leaves again before any
+     * other packet is admitted or released, may pass without being charged ({@link Mmu#admit(int,
+     * int, int, int, int, long, boolean)}): true only when nothing {@link #onAdmitted} and
+     * {@link #onReleased} read depends on the private or the egress bytes, so that the two hooks,
+     * called back to back on a ledger without the packet, do exactly what they do around its charge.
+     */
+    default boolean privatePassesUnseen() {
+        return false;
+    }
+
     /** How this scheme partitions the buffer (static sizes). */
     BufferLayout layout();
 

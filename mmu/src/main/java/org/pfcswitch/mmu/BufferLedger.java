@@ -146,7 +146,9 @@ public final class BufferLedger {
             releasePrivate(i, p, left);
         }
         releaseEgress(egressKey, lossless, bytes);
-        changed = peers != null;
+        if (peers != null) {
+            changed = true;
+        }
     }
 
     /** @return what is left to release after the headroom */
@@ -207,6 +209,12 @@ public final class BufferLedger {
     public long ingressPrivate(int key) { return ingress[(key << 2) + I_PRIVATE]; }
     public long ingressShared(int key) { return ingress[(key << 2) + I_SHARED]; }
     public long ingressHeadroom(int key) { return ingress[(key << 2) + I_HEADROOM]; }
+    /** Whether ingress queue {@code key} holds no shared and no headroom bytes (a release would take from its private bytes). */
+    public boolean holdsOnlyPrivate(int key) {
+        int i = key << 2;
+        return ingress[i + I_SHARED] == 0 && ingress[i + I_HEADROOM] == 0;
+    }
+
     public long ingressBytes(int key) {
         int i = key << 2;
         return ingress[i + I_PRIVATE] + ingress[i + I_SHARED] + ingress[i + I_HEADROOM];
@@ -237,7 +245,12 @@ public final class BufferLedger {
     public long headroomUsed() { return headroomUsed + others(LedgerPeers.HEADROOM); }
     public long egressUsedLossless() { return egressLossless + others(LedgerPeers.EGRESS_LOSSLESS); }
     public long egressUsedLossy() { return egressLossy + others(LedgerPeers.EGRESS_LOSSY); }
-    public long totalUsed() { return privateUsed() + sharedUsed() + headroomUsed(); }
+    public long totalUsed() {
+        long own = privateUsed + sharedLossless + sharedLossy + headroomUsed;
+        return peers == null ? own : own + peers.others(worker, LedgerPeers.PRIVATE)
+                + peers.others(worker, LedgerPeers.SHARED_LOSSLESS) + peers.others(worker, LedgerPeers.SHARED_LOSSY)
+                + peers.others(worker, LedgerPeers.HEADROOM);
+    }
 
     private long others(int field) {
         return peers == null ? 0 : peers.others(worker, field);

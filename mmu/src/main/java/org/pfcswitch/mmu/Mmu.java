@@ -24,6 +24,8 @@ public final class Mmu {
     private final RedMarker[] ecn;
     private final int losslessMask;
     private final int cellBytes;
+    /** {@link AdmissionScheme#privatePassesUnseen} of the scheme. */
+    private final boolean privatePassesUncharged;
     private final long[] drops = new long[Verdict.DROP_REASONS];
     private long losslessViolations;
     private long admitted;
@@ -39,6 +41,7 @@ public final class Mmu {
         this.scheme = Schemes.create(config.scheme(), new SchemeContext(config, ledger, flowControl, params, random));
         this.losslessMask = config.losslessPriorityMask();
         this.cellBytes = config.cellBytes();
+        this.privatePassesUncharged = scheme.privatePassesUnseen();
         this.ecn = new RedMarker[config.portCount() * MmuConfig.PRIORITIES];
         for (int p = 0; p < config.portCount(); p++) {
             RedMarker dflt = RedMarker.dcqcnDefault(config.port(p).speedBps());
@@ -76,9 +79,30 @@ public final class Mmu {
      * @return a {@link Verdict}: segment charged (&ge; 0) or drop reason (&lt; 0)
      */
     public int admit(int inPort, int priority, int outPort, int queue, int frameBytes, long nowNanos) {
+        return admit(inPort, priority, outPort, queue, frameBytes, nowNanos, false);
+    }
+
+    /**
+     * {@link #admit(int, int, int, int, int, long)} of a packet that, if admitted, leaves at once
+     * ({@code leavesAtOnce}: it goes straight to an idle line, before any other packet is admitted
+     * or released). When {@link #passesPrivateUncharged}, the verdict is {@link Verdict#PRIVATE}
+     * and the ingress queue holds private bytes only, the packet passes ({@link Verdict#PASSED}):
+     * counted admitted and released, the scheme told both (with the segment {@code PRIVATE}), the
+     * ledger never charged; the caller must not {@link #release} it, and a view it takes meanwhile
+     * (ECN, a watermark) adds the packet's bytes itself. Every other case is an ordinary admission. A queue with shared or headroom bytes is
+     * left out because a release takes those first ({@link BufferLedger#release}): there the
+     * charge and release move bytes out of them. Otherwise they change nothing but the private and
+     * egress bytes, which such a scheme never reads, so everything it decides is the same.
+     */
+    public int admit(int inPort, int priority, int outPort, int queue, int frameBytes, long nowNanos,
+                     boolean leavesAtOnce) {
         long bytes = charged(frameBytes);
         boolean lossless = (losslessMask >>> priority & 1) != 0;
         int verdict = scheme.decide(inPort, priority, outPort, queue, bytes, nowNanos);
+        if (leavesAtOnce && verdict == Verdict.PRIVATE && privatePassesUncharged
+                && ledger.holdsOnlyPrivate(BufferLedger.key(inPort, priority))) {
+            return pass(inPort, priority, outPort, queue, bytes, nowNanos);
+        }
         if (verdict >= 0) {
             ledger.charge(BufferLedger.key(inPort, priority), BufferLedger.key(outPort, queue), lossless, verdict,
                     bytes);
@@ -91,6 +115,15 @@ public final class Mmu {
             }
         }
         return verdict;
+    }
+
+    /** A private packet that leaves at once, uncharged: the scheme sees it admitted and released. */
+    private int pass(int inPort, int priority, int outPort, int queue, long bytes, long nowNanos) {
+        admitted++;
+        scheme.onAdmitted(inPort, priority, outPort, queue, bytes, Verdict.PRIVATE, nowNanos);
+        released++;
+        scheme.onReleased(inPort, priority, outPort, queue, bytes, nowNanos);
+        return Verdict.PASSED;
     }
 
     /**
@@ -128,8 +161,18 @@ public final class Mmu {
 
     /** RED/ECN decision for a packet leaving egress queue {@code (outPort, queue)}, on its current length. */
     public boolean shouldMarkEcn(int outPort, int queue) {
+        return shouldMarkEcn(outPort, queue, 0);
+    }
+
+    /** {@link #shouldMarkEcn(int, int)} with {@code unchargedBytes} in the queue besides its charged bytes (a passing packet). */
+    public boolean shouldMarkEcn(int outPort, int queue, long unchargedBytes) {
         int k = BufferLedger.key(outPort, queue);
-        return ecn[k].shouldMark(ledger.egressBytes(k), random);
+        return ecn[k].shouldMark(ledger.egressBytes(k) + unchargedBytes, random);
+    }
+
+    /** Whether a private packet that leaves at once passes uncharged ({@link AdmissionScheme#privatePassesUnseen}). */
+    public boolean passesPrivateUncharged() {
+        return privatePassesUncharged;
     }
 
     /** Installs a WRED profile on one egress queue. */
@@ -139,6 +182,11 @@ public final class Mmu {
 
     public RedMarker redProfile(int outPort, int queue) {
         return ecn[BufferLedger.key(outPort, queue)];
+    }
+
+    /** What a frame of {@code frameBytes} is charged: itself, or whole cells. */
+    public long chargedBytes(int frameBytes) {
+        return charged(frameBytes);
     }
 
     private long charged(int frameBytes) {

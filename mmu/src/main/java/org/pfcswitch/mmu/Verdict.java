@@ -12,6 +12,11 @@ public final class Verdict {
     public static final int SHARED = 1;
     /** Charged to headroom: per-queue headroom, DSH per-port insurance, or the shared headroom pool. */
     public static final int HEADROOM = 2;
+    /**
+     * Admitted to the private segment and gone again without a charge: a packet that leaves at once
+     * ({@link Mmu#admit(int, int, int, int, int, long, boolean)}); there is nothing to release.
+     */
+    public static final int PASSED = 3;
 
     /** Lossy packet refused by its class threshold (DT/Reverie/SONiC egress check). */
     public static final int DROP_LOSSY_THRESHOLD = -1;
@@ -42,6 +47,7 @@ public final class Verdict {
             case PRIVATE -> "private";
             case SHARED -> "shared";
             case HEADROOM -> "headroom";
+            case PASSED -> "passed";
             case DROP_LOSSY_THRESHOLD -> "lossy_threshold";
             case DROP_BUFFER_FULL -> "buffer_full";
             case DROP_LOSSLESS_VIOLATION -> "lossless_violation";

@@ -51,6 +51,8 @@ final class AdmissionStage {
     private final int worker;
     /** The MMU's lossless priorities (follows {@link #install}). */
     private int losslessMask;
+    /** {@link Mmu#passesPrivateUncharged} of the MMU in force (follows {@link #install}). */
+    private boolean passUncharged;
     /** The PFC watchdog, or null under bfc, which runs no PFC. */
     private PfcWatchdog watchdog;
     private EgressStage egress;
@@ -82,6 +84,7 @@ final class AdmissionStage {
                 : ShadowMmus.create(config.mmu(), config.shadows(), shadowPeers, worker);
         this.dropLog = new LosslessDropLog(config.ports() * PRIORITIES);
         this.losslessMask = config.mmu().losslessPriorityMask();
+        this.passUncharged = mmu.passesPrivateUncharged();
         this.senderIgnoresPfc = config.senderIgnoresPfc();
     }
 
@@ -99,8 +102,14 @@ final class AdmissionStage {
      * MMU admission, then the egress queue the link control picks; a refused frame is dropped and
      * counted. The MMU accounts egress bytes per (port, priority) whatever the physical queue.
      * What only some frames need (drops, the first headroom frame, a hand-over to another worker)
-     * is in methods of its own, so that this one stays under the JIT's hot-method inlining limit
-     * (325 bytecodes) and inlines into the receive path.
+     * and each of the two ways on (passed, charged) are in methods of their own, so that each stays
+     * under the JIT's hot-method inlining limit (325 bytecodes) and inlines into the receive path.
+     *
+     * <p>A frame that goes straight to an idle line of this worker ({@link EgressStage#sendsAtOnce})
+     * and that the MMU places in the private segment of a queue holding private bytes only passes
+     * uncharged when the scheme allows it ({@link Mmu#admit(int, int, int, int, int, long, boolean)},
+     * {@link Verdict#PASSED}): its charge would be released before anything else happens, so only
+     * what reads the buffer in between (ECN, the watermarks) sees it, by adding its bytes.
      */
     void admit(ParsedFrame frame, int inPort, int priority, int outPort, long handle, int length, short ipv4Offset,
                long now) {
@@ -111,19 +120,31 @@ final class AdmissionStage {
         }
         int queue = link.queueFor(frame, priority, outPort, now);
         int charged = frameCost.bufferBytes(length);
-        int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now);
+        boolean atOnce = passUncharged && (crossings == null || crossings.owns(outPort))
+                && egress.sendsAtOnce(outPort, queue, now);
+        int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now, atOnce);
         int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, charged, now, verdict);
+        if (verdict == Verdict.PASSED) {
+            passed(inPort, priority, outPort, queue, handle, length, charged, ipv4Offset, shadowsHeld, now);
+            return;
+        }
         if (!Verdict.isAdmitted(verdict)) {
             dropped(frame, inPort, priority, verdict, handle, now);
             return;
         }
+        charged(frame, inPort, priority, outPort, queue, handle, length, charged, ipv4Offset, shadowsHeld, verdict, now);
+    }
+
+    /** A frame charged to the buffer goes to its egress queue, of this worker or another's. */
+    private void charged(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+                         int charged, short ipv4Offset, int shadowsHeld, int verdict, long now) {
         if (verdict == Verdict.HEADROOM) {
             headroomAdmitted(frame, inPort, priority, charged, now);
         }
         if (ipv4Offset >= 0) {
             ecnStage.admitted(this, outPort, priority, memory.offset(handle) + ipv4Offset);
         }
-        recordWatermarks(inPort * PRIORITIES + priority, outPort * PRIORITIES + priority);
+        recordWatermarks(inPort * PRIORITIES + priority, outPort * PRIORITIES + priority, 0);
         if (crossings == null || crossings.owns(outPort)) {
             egress.admitted(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         } else {
@@ -132,17 +153,45 @@ final class AdmissionStage {
     }
 
     /**
-     * The most bytes ingress priority group {@code pg}, egress queue {@code q} and the whole buffer
-     * held, after an admission (the only time any of them grows).
+     * A frame the MMU let pass uncharged goes on the line at once: what happens to an admitted frame
+     * that leaves at once, in the same order, with its bytes added where the buffer is read while
+     * it would be charged (ECN at enqueue and dequeue, the watermarks).
      */
-    private void recordWatermarks(int pg, int q) {
-        BufferLedger ledger = mmu.ledger();
-        long held = ledger.ingressBytes(pg);
-        if (held > counters.maxIngressBytes[pg]) {
-            counters.maxIngressBytes[pg] = held;
+    private void passed(int inPort, int priority, int outPort, int queue, long handle, int length, int charged,
+                        short ipv4Offset, int shadowsHeld, long now) {
+        long inBuffer = mmu.chargedBytes(charged);          // whole cells, as the ledger would hold it
+        if (ipv4Offset >= 0) {
+            ecnStage.passing(this, outPort, priority, memory.offset(handle) + ipv4Offset, inBuffer);
         }
-        counters.maxQueueBytes[q] = Math.max(counters.maxQueueBytes[q], ledger.egressBytes(q));
-        counters.maxBufferBytes = Math.max(counters.maxBufferBytes, ledger.totalUsed());
+        recordWatermarks(inPort * PRIORITIES + priority, outPort * PRIORITIES + priority, inBuffer);
+        if (shadows != null) {
+            shadows.release(shadowsHeld, inPort, priority, outPort, priority, charged, now);
+        }
+        egress.sendAtOnce(outPort, priority, queue, handle, length, now);
+    }
+
+    /**
+     * The most bytes ingress priority group {@code pg}, egress queue {@code q} and the whole buffer
+     * held, after an admission (the only time any of them grows); {@code uncharged} bytes of a passing
+     * frame are in the buffer besides the ledger's. Each stores only on a new maximum: rarely, once
+     * the buffer has filled.
+     */
+    private void recordWatermarks(int pg, int q, long uncharged) {
+        BufferLedger ledger = mmu.ledger();
+        long held = ledger.ingressBytes(pg) + uncharged;
+        long[] maxIngress = counters.maxIngressBytes;
+        if (held > maxIngress[pg]) {
+            maxIngress[pg] = held;
+        }
+        long queued = ledger.egressBytes(q) + uncharged;
+        long[] maxQueue = counters.maxQueueBytes;
+        if (queued > maxQueue[q]) {
+            maxQueue[q] = queued;
+        }
+        long used = ledger.totalUsed() + uncharged;
+        if (used > counters.maxBufferBytes) {
+            counters.maxBufferBytes = used;
+        }
     }
 
     /**
@@ -228,7 +277,12 @@ final class AdmissionStage {
 
     /** ECN for an ECN-capable frame, when its {@link EcnStage} says: CE when the MMU's RED says so. */
     void markEcn(int port, int priority, long ipv4At) {
-        if (mmu.shouldMarkEcn(port, priority) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
+        markEcn(port, priority, ipv4At, 0);
+    }
+
+    /** {@link #markEcn(int, int, long)} with {@code uncharged} bytes of a passing frame in the queue besides the ledger's. */
+    void markEcn(int port, int priority, long ipv4At, long uncharged) {
+        if (mmu.shouldMarkEcn(port, priority, uncharged) && Ipv4.markCongestionExperienced(bytes, ipv4At)) {
             counters.ecnMarked[port * PRIORITIES + priority]++;
         }
     }
@@ -260,6 +314,7 @@ final class AdmissionStage {
         pfcLink.attach(fresh.flowControl());
         mmu = fresh;
         losslessMask = next.losslessPriorityMask();
+        passUncharged = fresh.passesPrivateUncharged();
         return fresh;
     }
 

@@ -16,6 +16,12 @@ abstract class EcnStage {
     /** The frame is leaving and has been released from the MMU. */
     void released(AdmissionStage admission, int port, int priority, long ipv4At) {}
 
+    /**
+     * A frame that passes the MMU uncharged ({@link AdmissionStage#admit}): marked as a charged
+     * frame that leaves at once would be, with its {@code bytes} in the queue at enqueue and dequeue.
+     */
+    abstract void passing(AdmissionStage admission, int port, int priority, long ipv4At, long bytes);
+
     static EcnStage of(EcnPoint point) {
         return switch (point) {
             case ENQUEUE -> new AtEnqueue();
@@ -29,6 +35,11 @@ abstract class EcnStage {
         void admitted(AdmissionStage admission, int port, int priority, long ipv4At) {
             admission.markEcn(port, priority, ipv4At);
         }
+
+        @Override
+        void passing(AdmissionStage admission, int port, int priority, long ipv4At, long bytes) {
+            admission.markEcn(port, priority, ipv4At, bytes);
+        }
     }
 
     private static final class AtDequeue extends EcnStage {
@@ -36,12 +47,22 @@ abstract class EcnStage {
         void leaving(AdmissionStage admission, int port, int priority, long ipv4At) {
             admission.markEcn(port, priority, ipv4At);
         }
+
+        @Override
+        void passing(AdmissionStage admission, int port, int priority, long ipv4At, long bytes) {
+            admission.markEcn(port, priority, ipv4At, bytes);
+        }
     }
 
     private static final class AfterDequeue extends EcnStage {
         @Override
         void released(AdmissionStage admission, int port, int priority, long ipv4At) {
             admission.markEcn(port, priority, ipv4At);
+        }
+
+        @Override
+        void passing(AdmissionStage admission, int port, int priority, long ipv4At, long bytes) {
+            admission.markEcn(port, priority, ipv4At);       // after the release: without the frame
         }
     }
 }

@@ -98,25 +98,42 @@ final class EgressStage {
      */
     void admitted(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
                   short ipv4Offset, int shadowsHeld, long now) {
-        if (cutThrough && lineFreeAt[outPort] <= now && queues.nonEmptyMask(outPort) == 0 && !link.owesFrame(outPort)
-                && scheduler.isStrict(outPort, queue) && link.pausedMask(outPort, 1 << queue, now) == 0) {
-            scheduler.onDequeued(outPort, queue, length, true);
+        if (sendsAtOnce(outPort, queue, now)) {
             depart(outPort, priority, handle, length, inPort, shadowsHeld, ipv4Offset, now);
-            countTransmitted(outPort * PRIORITIES + priority, length, 0);
-            startOnLine(outPort, handle, length, now);
-            // What serve does next with its queues empty: nothing waits for the line, unless the
-            // release made the port owe a control frame (shaped: wake when the line frees; else send it).
-            if (!link.owesFrame(outPort)) {
-                timers.cancel(outPort);
-            } else if (shaped) {
-                timers.set(outPort, lineFreeAt[outPort]);
-            } else {
-                serve(outPort, now);
-            }
+            sendAtOnce(outPort, priority, queue, handle, length, now);
             return;
         }
         enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         serve(outPort, now);
+    }
+
+    /** Whether a frame admitted now for {@code (outPort, queue)} would leave at once, without the queue ({@link #admitted}). */
+    boolean sendsAtOnce(int outPort, int queue, long now) {
+        return cutThrough && lineFreeAt[outPort] <= now && queues.nonEmptyMask(outPort) == 0
+                && !link.owesFrame(outPort) && scheduler.isStrict(outPort, queue)
+                && link.pausedMask(outPort, 1 << queue, now) == 0;
+    }
+
+    /**
+     * A frame that {@link #sendsAtOnce} and has left the buffer ({@link #depart}, or never charged:
+     * {@link AdmissionStage#admit}) goes on the line as {@link #serve} would send it: a queueing
+     * delay of 0, its line time, and the port's timer.
+     */
+    void sendAtOnce(int outPort, int priority, int queue, long handle, int length, long now) {
+        scheduler.onDequeued(outPort, queue, length, true);         // a strict queue: keeps no state
+        int key = outPort * PRIORITIES + priority;
+        counters.txFrames[key]++;                   // countTransmitted with no wait: the delay sum and maximum stay
+        counters.txBytes[key] += length;
+        startOnLine(outPort, handle, length, now);
+        // What serve does next with its queues empty: nothing waits for the line, unless the
+        // release made the port owe a control frame (shaped: wake when the line frees; else send it).
+        if (!link.owesFrame(outPort)) {
+            timers.cancel(outPort);
+        } else if (shaped) {
+            timers.set(outPort, lineFreeAt[outPort]);
+        } else {
+            serve(outPort, now);
+        }
     }
 
     /**

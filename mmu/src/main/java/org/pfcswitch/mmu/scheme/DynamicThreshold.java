@@ -22,6 +22,14 @@ import org.pfcswitch.mmu.Thresholds;
  */
 public final class DynamicThreshold extends IngressThresholdScheme {
     private final double alpha;
+    /**
+     * The last limit computed and the shared occupancy it was computed for: the limit is a pure
+     * function of that occupancy, which most admissions and releases in a row find unchanged (a
+     * frame charged to the private segment leaves it alone), so they reuse it instead of a
+     * floating-point multiply and conversion each.
+     */
+    private long limitForUsed = Long.MIN_VALUE;
+    private long limit;
 
     public DynamicThreshold(SchemeContext ctx) {
         SchemeParameters p = ctx.parameters();
@@ -35,6 +43,12 @@ public final class DynamicThreshold extends IngressThresholdScheme {
         this.alpha = a;
     }
 
+    /** Its hooks read the queue's shared and headroom bytes and the shared pool's occupancy only. */
+    @Override
+    public boolean privatePassesUnseen() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "dt";
@@ -42,7 +56,12 @@ public final class DynamicThreshold extends IngressThresholdScheme {
 
     @Override
     protected long sharedLimit(int port, int priority, int key, long now) {
-        return Thresholds.dynamic(alpha, sharedPool, ledger.sharedUsed());
+        long used = ledger.sharedUsed();
+        if (used != limitForUsed) {
+            limit = Thresholds.dynamic(alpha, sharedPool, used);
+            limitForUsed = used;
+        }
+        return limit;
     }
 
     @Override

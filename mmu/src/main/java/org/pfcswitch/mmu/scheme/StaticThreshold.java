@@ -35,6 +35,12 @@ public final class StaticThreshold extends IngressThresholdScheme {
         this.threshold = configured > 0 ? configured : sharedPool / cfg.portCount();
     }
 
+    /** Its hooks read the queue's shared and headroom bytes and the shared pool's occupancy only. */
+    @Override
+    public boolean privatePassesUnseen() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "st";
