@@ -213,6 +213,8 @@ class BadInputTest {
         switchConfig("mbufs-negative", PORT + "eal: {mbufs: -1}\n", "eal.mbufs: must be between 0");
         switchConfig("memory", PORT + "eal: {memoryMb: 1}\n", "eal.memoryMb: must be between 64");
         switchConfig("hugepages", PORT + "eal: {hugepages: maybe}\n", "eal.hugepages: expected auto, on or off");
+        switchConfig("lcores-open-group", PORT + "eal: {lcores: \"0@(0-\"}\n", "eal.lcores: '0@(0-' is not an EAL lcore map");
+        switchConfig("lcores-words", PORT + "eal: {lcores: all}\n", "eal.lcores: 'all' is not an EAL lcore map");
         switchConfig("workers-0", TWO_PORTS + "workers: 0\n", "workers: give a count from 1 to 2");
         switchConfig("workers-5", TWO_PORTS + "workers: 5\n", "workers: give a count from 1 to 2");
         switchConfig("workers-cpu-text", TWO_PORTS + "workers: [{cpu: many, ports: [a]}, {cpu: 1, ports: [b]}]\n",
@@ -350,6 +352,7 @@ class BadInputTest {
     void theLoaderPathsGiveOneLineInASeparateJvm() throws Exception {
         String deep = file("jvm-deep.yaml", "mmu: " + "[".repeat(20_000));
         String cpu99 = file("cpu99.yaml", TWO_PORTS + "eal: {hugepages: off}\nworkers: [{cpu: 99, ports: [a]}, {cpu: 0, ports: [b]}]\n");
+        String lcores99 = file("lcores99.yaml", TWO_PORTS + "eal: {hugepages: off, lcores: \"0@(0,99)\"}\n");
         List<Case> jvm = List.of(
                 new Case("run deep", List.of("run", "-c", deep, "--check"), 1, "nested more than 64"),
                 new Case("sim deep", List.of("sim", "-c", deep), 1, "nested more than 64"),
@@ -358,7 +361,9 @@ class BadInputTest {
                 new Case("plot into /proc", List.of("plot", trace.toString(), "--out", "/proc/pfcswitch-plot.png"), 1,
                         "cannot write /proc/pfcswitch-plot.png: the file cannot be created there"),
                 new Case("cpu 99 before DPDK", List.of("run", "-c", cpu99, "--no-control"), 1,
-                        "workers[0].cpu: CPU 99 is not online on this machine"));
+                        "workers[0].cpu: CPU 99 is not online on this machine"),
+                new Case("lcores on cpu 99 before DPDK", List.of("run", "-c", lcores99, "--no-control"), 1,
+                        "eal.lcores: CPU 99 is not online on this machine"));
         List<String> failures = new ArrayList<>();
         for (Case c : jvm) {
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -1,6 +1,7 @@
 package org.pfcswitch.dataplane;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 import org.pfcswitch.dpdk.Eal;
@@ -58,5 +59,73 @@ public record EalArguments(List<String> args, boolean hugepages) {
         args.add("--log-level=" + eal.logLevel());
         args.addAll(eal.extraArgs());
         return new EalArguments(List.copyOf(args), huge);
+    }
+
+    /**
+     * The CPUs an EAL {@code --lcores} value names: a comma list of {@code LCORES[@CPUS]}, each side a
+     * number, a range {@code a-b} or a group {@code (a,b-c)}; without {@code @CPUS} an lcore runs on
+     * the CPU of its own number (DPDK's EAL parameters).
+     *
+     * @throws IllegalArgumentException one line naming what is wrong, with an example of the form
+     */
+    public static BitSet lcoreCpus(String lcores) {
+        BitSet cpus = new BitSet();
+        int i = 0;
+        String v = lcores.strip();
+        if (v.isEmpty()) {
+            throw lcoresError(lcores, "it is empty");
+        }
+        while (i < v.length()) {
+            int[] end = new int[1];
+            BitSet lcoreSet = lcoreSet(lcores, v, i, end);
+            i = end[0];
+            if (i < v.length() && v.charAt(i) == '@') {
+                cpus.or(lcoreSet(lcores, v, i + 1, end));
+                i = end[0];
+            } else {
+                cpus.or(lcoreSet);
+            }
+            if (i < v.length()) {
+                if (v.charAt(i) != ',' || i == v.length() - 1) {
+                    throw lcoresError(lcores, "unexpected '" + v.charAt(i) + "' at character " + (i + 1));
+                }
+                i++;
+            }
+        }
+        return cpus;
+    }
+
+    /** One set from {@code from}: a number, a range or a parenthesized CPU list; its end goes into {@code end[0]}. */
+    private static BitSet lcoreSet(String lcores, String v, int from, int[] end) {
+        if (from < v.length() && v.charAt(from) == '(') {
+            int close = v.indexOf(')', from);
+            if (close < 0) {
+                throw lcoresError(lcores, "a '(' without its ')'");
+            }
+            end[0] = close + 1;
+            try {
+                return ThreadAffinity.parseCpuList(v.substring(from + 1, close));
+            } catch (IllegalArgumentException e) {
+                throw lcoresError(lcores, "'" + v.substring(from, close + 1) + "' is not a list of CPUs");
+            }
+        }
+        int stop = from;
+        while (stop < v.length() && (Character.isDigit(v.charAt(stop)) || v.charAt(stop) == '-')) {
+            stop++;
+        }
+        if (stop == from) {
+            throw lcoresError(lcores, "expected a number, a range or a (group) at character " + (from + 1));
+        }
+        end[0] = stop;
+        try {
+            return ThreadAffinity.parseCpuList(v.substring(from, stop));
+        } catch (IllegalArgumentException e) {
+            throw lcoresError(lcores, "'" + v.substring(from, stop) + "' is not a number or a range");
+        }
+    }
+
+    private static IllegalArgumentException lcoresError(String lcores, String what) {
+        return new IllegalArgumentException("'" + lcores + "' is not an EAL lcore map (" + what
+                + "); the form is LCORES[@CPUS],... e.g. 0@(0-3) or 0-1,2@5 or (0,1)@(2-3)");
     }
 }

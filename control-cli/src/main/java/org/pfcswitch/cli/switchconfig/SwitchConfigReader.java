@@ -22,6 +22,7 @@ import org.pfcswitch.dataplane.RxRing;
 import org.pfcswitch.core.ClonePfc;
 import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.DeadlockConfig;
+import org.pfcswitch.dataplane.EalArguments;
 import org.pfcswitch.dataplane.SwitchConfig;
 import org.pfcswitch.core.PortLearning;
 import org.pfcswitch.dataplane.ThreadAffinity;
@@ -204,8 +205,8 @@ public final class SwitchConfigReader {
     }
 
     /**
-     * Fails when a worker's {@code cpu} names a CPU this machine does not have online, naming the
-     * worker's key: checked before EAL starts, not by the file's reader, since a lab's file is
+     * Fails when a worker's {@code cpu} or {@code eal.lcores} names a CPU this machine does not have
+     * online, naming the key: checked before EAL starts, not by the file's reader, since a lab's file is
      * rightly checked ({@code run --check}) on a machine with fewer CPUs than the lab server.
      */
     public static void requireOnlineCpus(ConfigNode root, SwitchConfig config) {
@@ -214,6 +215,15 @@ public final class SwitchConfigReader {
             return;
         }
         BitSet have = ThreadAffinity.parseCpuList(online);
+        if (config.eal().lcores() != null) {
+            BitSet missing = EalArguments.lcoreCpus(config.eal().lcores());
+            missing.andNot(have);
+            if (!missing.isEmpty()) {
+                throw root.child("eal").error("lcores", "CPU " + missing.stream().mapToObj(Integer::toString)
+                        .collect(java.util.stream.Collectors.joining(", ")) + " is not online on this machine (online: "
+                        + online + ")");
+            }
+        }
         for (int i = 0; i < config.workers().size(); i++) {
             String cpus = config.workers().get(i).cpus();
             if (cpus == null) {
@@ -287,6 +297,13 @@ public final class SwitchConfigReader {
             default -> throw e.error("hugepages", "expected auto, on or off, got '" + mode + "'");
         };
         String lcores = e.has("lcores") ? e.string("lcores") : null;
+        if (lcores != null) {
+            try {
+                EalArguments.lcoreCpus(lcores);
+            } catch (IllegalArgumentException bad) {
+                throw e.error("lcores", bad.getMessage());
+            }
+        }
         return new SwitchConfig.Eal(lcores, e.integer("memoryMb", d.memoryMb(), 64, 1 << 20), hugepages,
                 e.integer("mbufs", 0, 0, 1 << 22), e.string("logLevel", d.logLevel()), e.strings("extraArgs"));
     }
