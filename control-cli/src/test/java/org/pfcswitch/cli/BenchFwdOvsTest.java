@@ -61,13 +61,13 @@ class BenchFwdOvsTest {
         assertTrue(row.get("ovsMpps").asDouble() > 0.1, "OVS forwarded " + row.get("ovsMpps") + " Mpps\n" + err);
         assertTrue(row.get("testpmdMpps").asDouble() > 0.1, row.toString());
         assertEquals(1.0, row.get("scaling").asDouble(), 1e-9);
-        assertEquals(row.get("mpps").asDouble() / row.get("ovsMpps").asDouble(), row.get("ratioToOvs").asDouble(), 0.002);
+        assertRatioOfPrinted(row.get("mpps").asDouble(), row.get("ovsMpps").asDouble(), row.get("ratioToOvs").asDouble());
         // two workers: the switch split over both CPUs, every frame crossing from one worker to the other
         assertEquals(2, two.get("workers").asInt());
         assertTrue(two.get("supported").asBoolean(), two.toString());
         assertTrue(two.get("mpps").asDouble() > 0.1, "two workers forwarded " + two.get("mpps") + " Mpps\n" + err);
         assertEquals(two.get("mpps").asDouble() / 2, two.get("mppsPerWorker").asDouble(), 0.01);
-        assertEquals(two.get("mpps").asDouble() / row.get("mpps").asDouble(), two.get("scaling").asDouble(), 0.01);
+        assertRatioOfPrinted(two.get("mpps").asDouble(), row.get("mpps").asDouble(), two.get("scaling").asDouble());
         assertTrue(two.get("ovsMpps").asDouble() > 0.1, two.toString());
         // OVS decided on the frames pfcswitch sees: (almost) none still needed the ingress MAC write in the window.
         assertTrue(row.get("ovsRewrittenFrames").asLong() < 0.01 * row.get("ovsMpps").asDouble() * 1e6, row.toString());
@@ -78,6 +78,16 @@ class BenchFwdOvsTest {
         assertEquals(pagesBefore, Hugepages.reserved(), "nr_hugepages restored");
         assertFalse(err.contains("not returned to the pool"), err);
         assertTrue(seconds < 100, "took " + seconds + " s");
+    }
+
+    /**
+     * The bench prints a ratio of unrounded rates, and the rates to 3 decimals: the ratio recomputed from the printed
+     * rates may differ by the rounding's relative error, large when a rate is small (a loaded CI machine).
+     */
+    private static void assertRatioOfPrinted(double numerator, double denominator, double printedRatio) {
+        double ratio = numerator / denominator;
+        double roundingSlack = ratio * (0.0005 / numerator + 0.0005 / denominator) + 0.0005;
+        assertEquals(ratio, printedRatio, roundingSlack * 1.01, "ratio of " + numerator + " to " + denominator);
     }
 
     /** OVS is compared on null devices only; asking for rings says why instead of measuring something else. */
