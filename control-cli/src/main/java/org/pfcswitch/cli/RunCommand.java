@@ -197,11 +197,13 @@ final class RunCommand implements Callable<Integer> {
             for (var s : cfg.core().staticMacs()) {
                 macs.put(s.mac(), s.port());
             }
+            int workers = cfg.workers().size();
             recorder = new org.pfcswitch.core.record.ArrivalRecorder(record,
-                    new org.pfcswitch.core.record.ArrivalHeader(speeds, macs),
+                    new org.pfcswitch.core.record.ArrivalHeader(speeds, macs), workers,
                     org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax, this::log);
             log("recording arrivals to " + record + " (at most " + recordMax + ", ring of "
-                    + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING + ")");
+                    + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING
+                    + (workers > 1 ? " per worker, merged in time order" : "") + ")");
         }
         org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
         // The control port first: a second switch given a port in use stops before it opens a device.

@@ -22,6 +22,7 @@ import org.pfcswitch.core.PauseTimers;
 import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.core.SwitchModel;
 import org.pfcswitch.core.SwitchWorkers;
+import org.pfcswitch.core.record.ArrivalRing;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.EthPort;
 import org.pfcswitch.dpdk.Mbuf;
@@ -114,8 +115,8 @@ final class CoreWorker implements Runnable, PollLoop {
     private CoreMailbox mailbox;
     /** A live trace being recorded, or null; set and cleared by mailbox tasks (on this thread). */
     private TraceRecorder trace;
-    /** Every arrival on a device port goes here ({@code run --record}), or null; set before the thread starts. */
-    private org.pfcswitch.core.record.ArrivalRecorder recorder;
+    /** Every arrival on this worker's device ports goes here ({@code run --record}), or null; set before the thread starts. */
+    private ArrivalRing arrivals;
     /** Lower bounds of the stall buckets: passes that started this long or longer after the previous one. */
     static final long[] STALL_BOUNDS_NANOS = {100_000, 1_000_000, 10_000_000, 100_000_000};
 
@@ -251,6 +252,10 @@ final class CoreWorker implements Runnable, PollLoop {
         boolean worked = core.onCrossings(now) > 0;       // other workers' releases and frames first
         worked |= runTimers(now);
         worked |= receive() > 0;
+        ArrivalRing a = arrivals;
+        if (a != null) {
+            a.advance(now);                   // every later arrival is stamped after: the recorder may merge up to here
+        }
         core.publishToPeers(now);                         // what this pass handed on, and the ledger
         flushTx();
         allocator.flush();
@@ -321,7 +326,7 @@ final class CoreWorker implements Runnable, PollLoop {
         }
         long now = nanos();
         MemorySegment memory = Mbuf.memory();
-        org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
+        ArrivalRing rec = arrivals;
         if (rec != null) {
             for (int port : devicePorts) {
                 for (int i = 0; i < rxCount[port]; i++) {
@@ -489,9 +494,9 @@ final class CoreWorker implements Runnable, PollLoop {
         this.mailbox = mailbox;
     }
 
-    /** Records every arrival into {@code recorder} (null: none); call before the worker thread starts. */
-    void recordInto(org.pfcswitch.core.record.ArrivalRecorder recorder) {
-        this.recorder = recorder;
+    /** Records every arrival on this worker's ports into {@code ring} (null: none); call before the worker thread starts. */
+    void recordInto(ArrivalRing ring) {
+        this.arrivals = ring;
     }
 
     /** Starts or (null) stops sampling into {@code recorder}; call on the worker thread (a mailbox task). */

@@ -101,7 +101,7 @@ public final class DpdkSwitch {
         for (int w = 0; w < n; w++) {
             CoreWorker worker = g.workers()[w];
             worker.useMailbox(mailboxes[w]);
-            worker.recordInto(recorder);
+            worker.recordInto(recorder == null ? null : recorder.ring(w));
             String cpus = cfg.workers().get(w).cpus();
             started[w] = new Thread(() -> runWorker(worker, cpus), n == 1 ? "pfcswitch-core" : "pfcswitch-core-" + w);
             started[w].setDaemon(true);
@@ -183,7 +183,7 @@ public final class DpdkSwitch {
         }
         org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
         into.recordWriteFailures = rec == null ? 0 : rec.writeFailures();
-        into.recordArrivalsAfterFailure = rec == null ? 0 : rec.ring().afterStop();
+        into.recordArrivalsAfterFailure = rec == null ? 0 : rec.afterStop();
     }
 
     /**
@@ -374,9 +374,9 @@ public final class DpdkSwitch {
                     + config.core().tableCapacity()
                     + " stations, unknown and broadcast destinations flooded; classification: " + describe(config));
             describeMmu(config, log);
-            if (recorder != null && config.workers().size() > 1) {
-                throw new IllegalArgumentException("--record takes one worker's arrivals in order: run it with one worker"
-                        + " (the switch config has " + config.workers().size() + ")");
+            if (recorder != null && recorder.workers() != config.workers().size()) {
+                throw new IllegalArgumentException("the recorder takes " + recorder.workers() + " workers' arrivals, the switch"
+                        + " config has " + config.workers().size() + " workers");
             }
             DpdkSwitch sw = new DpdkSwitch(config, arena, pool, ports, ethByPort, eal.hugepages());
             sw.recorder = recorder;

@@ -2,26 +2,31 @@ package org.pfcswitch.core.record;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * {@code run --record FILE}: the worker {@link #offer}s every arrival into an {@link ArrivalRing}
- * (allocation-free, never blocks); a writer thread ({@code pfcswitch-record}) drains it into an
- * {@link ArrivalWriter}, sleeping 200 µs when the ring is empty. {@link #close} stops the thread,
- * writes what is left and flushes the file.
+ * {@code run --record FILE}: each worker offers every arrival on its ports into an
+ * {@link ArrivalRing} of its own ({@link #ring}; allocation-free, never blocks) and moves the ring's
+ * watermark once per pass; a writer thread ({@code pfcswitch-record}) merges the rings in time order
+ * ({@link ArrivalMerge}: equal times in worker order) into an {@link ArrivalWriter}, sleeping 200 µs
+ * when little was ready. {@link #close} stops the thread, writes what is left and flushes the file.
+ * Memory is the rings' (each {@code ringCapacity} arrivals of 80 bytes) and the writer's buffer.
+ *
+ * <p>{@code max} bounds the file: each ring stores at most {@code max}, and once the file holds
+ * {@code max} arrivals (the earliest, in merged order) every ring stops storing; what arrives after
+ * is counted as over the maximum, as is what the rings held beyond it.
  *
  * <p>A write that fails (a full disk, an I/O error) stops the recording at once, not at shutdown:
- * the ring takes nothing more (the worker goes on forwarding and counts the arrivals it could not
+ * the rings take nothing more (the workers go on forwarding and counts the arrivals it could not
  * record), the file is cut back to its last whole record, which is flagged as the end of a
  * recording that stopped early ({@link ArrivalWriter#keepWholeRecords}), and {@code onFailure}
  * gets one line: which file, what error, how many arrivals were kept.
  */
 public final class ArrivalRecorder {
 
-    /** Ring size by default: 2<sup>16</sup> arrivals, 5 MiB; 13 ms of 64-byte frames at 5 Mpps before the writer must run. */
+    /** Ring size by default, per worker: 2<sup>16</sup> arrivals, 5 MiB; 13 ms of 64-byte frames at 5 Mpps before the writer must run. */
     public static final int DEFAULT_RING = 1 << 16;
 
     /**
@@ -38,7 +43,10 @@ public final class ArrivalRecorder {
     }
 
     private final Path file;
-    private final ArrivalRing ring;
+    private final ArrivalRing[] rings;
+    private final ArrivalMerge merge;
+    /** Merged arrivals not written because the file held {@code max} already (writer thread; read after it ended). */
+    private long overMaxMerged;
     private final ArrivalWriter writer;
     private final Consumer<String> onFailure;
     private final Thread thread;
@@ -49,18 +57,34 @@ public final class ArrivalRecorder {
     private volatile long kept;
     private final ArrivalRing.Consumer toFile;
 
+    /** A recorder of one worker's arrivals. */
     public ArrivalRecorder(Path file, ArrivalHeader header, int ringCapacity, long max) throws IOException {
-        this(file, header, ringCapacity, max, line -> { });
+        this(file, header, 1, ringCapacity, max, line -> { });
     }
 
-    /** @param onFailure told once, from the writer thread, when a write fails and the recording stops */
-    public ArrivalRecorder(Path file, ArrivalHeader header, int ringCapacity, long max, Consumer<String> onFailure)
-            throws IOException {
+    /**
+     * @param workers      workers that offer arrivals, each into {@link #ring}{@code (w)}
+     * @param ringCapacity arrivals each worker's ring holds
+     * @param onFailure    told once, from the writer thread, when a write fails and the recording stops
+     */
+    public ArrivalRecorder(Path file, ArrivalHeader header, int workers, int ringCapacity, long max,
+                           Consumer<String> onFailure) throws IOException {
+        if (workers < 1) {
+            throw new IllegalArgumentException("a recording needs at least one worker, got " + workers);
+        }
         this.file = file;
-        this.ring = new ArrivalRing(ringCapacity, max);
+        this.rings = new ArrivalRing[workers];
+        for (int w = 0; w < workers; w++) {
+            rings[w] = new ArrivalRing(ringCapacity, max);
+        }
+        this.merge = new ArrivalMerge(rings);
         this.writer = ArrivalWriter.create(file, header);
         this.onFailure = onFailure;
         this.toFile = (w, from) -> {
+            if (writer.written() >= max) {
+                overMaxMerged++;
+                return;
+            }
             long meta = w[from + 1];
             try {
                 writer.write(w[from], (int) (meta & 0xFFFF), (int) (meta >>> 16 & 0xFFFF), (int) (meta >>> 32 & 0xFF),
@@ -68,21 +92,30 @@ public final class ArrivalRecorder {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            if (writer.written() >= max) {
+                for (ArrivalRing r : rings) {
+                    r.stopAtMax();
+                }
+            }
         };
         this.thread = new Thread(this::drainLoop, "pfcswitch-record");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** Worker thread only: one arrival (see {@link ArrivalRing#offer}). */
-    public boolean offer(long timeNanos, int port, int length, MemorySegment bytes, long at) {
-        return length > 0 && ring.offer(timeNanos, port, length, bytes, at);
+    /** Worker {@code w}'s ring: it offers its arrivals there and moves its watermark once per pass. */
+    public ArrivalRing ring(int w) {
+        return rings[w];
+    }
+
+    public int workers() {
+        return rings.length;
     }
 
     private void drainLoop() {
         try {
             while (running) {
-                if (ring.drain(toFile, 4096) < 1024) {      // let the ring fill: fewer wake-ups, bigger writes
+                if (merge.drain(toFile, 4096, false) < 1024) {      // let the rings fill: fewer wake-ups, bigger writes
                     LockSupport.parkNanos(200_000);
                 }
             }
@@ -95,7 +128,9 @@ public final class ArrivalRecorder {
 
     /** A write failed: no more recording, the file cut back to a readable prefix, one line to {@code onFailure}. */
     private void stop(IOException cause) {
-        ring.stop();
+        for (ArrivalRing r : rings) {
+            r.stop();
+        }
         String what;
         try {
             long records = writer.keepWholeRecords();
@@ -120,11 +155,16 @@ public final class ArrivalRecorder {
         return failure == null ? writer.written() : kept;
     }
 
-    public ArrivalRing ring() {
-        return ring;
+    /** Arrivals not recorded because the recording had stopped on a failed write, from every worker; any thread. */
+    public long afterStop() {
+        long n = 0;
+        for (ArrivalRing r : rings) {
+            n += r.afterStop();
+        }
+        return n;
     }
 
-    /** Call after the worker stopped offering: stops the writer thread, writes the rest, closes the file. */
+    /** Call after every worker stopped offering: stops the writer thread, writes the rest, closes the file. */
     public Summary close() {
         running = false;
         try {
@@ -134,7 +174,7 @@ public final class ArrivalRecorder {
         }
         if (failure == null) {
             try {
-                while (ring.drain(toFile, 4096) > 0) {
+                while (merge.drain(toFile, 4096, true) > 0) {
                     // the rest
                 }
                 writer.close();
@@ -144,6 +184,12 @@ public final class ArrivalRecorder {
                 stop(e);
             }
         }
-        return new Summary(file, written(), ring.dropped(), ring.overMax(), failure, ring.afterStop());
+        long dropped = 0;
+        long overMax = overMaxMerged;
+        for (ArrivalRing r : rings) {
+            dropped += r.dropped();
+            overMax += r.overMax();
+        }
+        return new Summary(file, written(), dropped, overMax, failure, afterStop());
     }
 }

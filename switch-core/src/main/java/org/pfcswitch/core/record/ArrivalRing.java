@@ -10,10 +10,17 @@ import org.pfcswitch.core.ring.SpscLongRing;
 /**
  * The live recorder's ring of arrivals, {@value #RECORD_LONGS} longs each (time; port, length and
  * bytes captured; the first 64 header bytes as eight little-endian words), in a {@link SpscLongRing}
- * (whose comment states the memory ordering). The producer is the switch's worker: {@link #offer}
+ * (whose comment states the memory ordering). The producer is one worker of the switch: {@link #offer}
  * never blocks and never allocates; when the ring is full it drops the arrival and counts it, and
- * after {@code max} arrivals it records no more (counted apart). The consumer is the recorder's
+ * after {@code max} arrivals (or once the recorder has written its maximum from all workers'
+ * rings, {@link #stopAtMax}) it records no more (counted apart). The consumer is the recorder's
  * writer thread.
+ *
+ * <p>The producer's <em>watermark</em> ({@link #advance}) is a promise: every arrival it offers from
+ * then on has a time at or after it. It is stored with release after the arrivals before it were
+ * published, so a consumer that reads the watermark (acquire) and then finds the ring empty knows
+ * that this worker has nothing earlier to add; the recorder merges several workers' rings on it
+ * ({@link ArrivalMerge}).
  */
 public final class ArrivalRing {
 
@@ -31,6 +38,10 @@ public final class ArrivalRing {
     private final AtomicLong overMax = new AtomicLong();
     /** Set by the consumer when the recording stopped (its file cannot be written); read by the producer. */
     private volatile boolean stopped;
+    /** Set by the consumer once the recording holds its maximum; read by the producer. */
+    private volatile boolean atMax;
+    /** The producer's watermark: no arrival it offers from now on is earlier. */
+    private final AtomicLong watermark = new AtomicLong(Long.MIN_VALUE);
     /** Arrivals not recorded because the recording had stopped; written by the producer, read opaque. */
     private final AtomicLong afterStop = new AtomicLong();
 
@@ -56,11 +67,14 @@ public final class ArrivalRing {
      * @return whether it was stored
      */
     public boolean offer(long timeNanos, int port, int length, MemorySegment bytes, long at) {
+        if (length <= 0) {
+            return false;
+        }
         if (stopped) {
             afterStop.setOpaque(afterStop.getPlain() + 1);
             return false;
         }
-        if (ring.published() >= max) {
+        if (atMax || ring.published() >= max) {
             overMax.setOpaque(overMax.getPlain() + 1);
             return false;
         }
@@ -93,9 +107,53 @@ public final class ArrivalRing {
         return true;
     }
 
+    /**
+     * Producer only: no arrival offered after this call has a time before {@code timeNanos} (a time
+     * on the clock the arrivals are stamped with, read before this call). Called once per pass of the
+     * worker's loop, whether it received anything or not, so that an idle worker holds no merge up.
+     */
+    public void advance(long timeNanos) {
+        watermark.setRelease(timeNanos);
+    }
+
+    /** The producer's last watermark ({@link Long#MIN_VALUE} before its first); any thread, acquire. */
+    public long watermark() {
+        return watermark.getAcquire();
+    }
+
     /** Consumer only. Hands at most {@code limit} arrivals, oldest first, to {@code to}, then frees their slots. */
     public int drain(Consumer to, int limit) {
         return ring.drain(to, limit);
+    }
+
+    /** Consumer only. Published arrivals not yet consumed, at most {@code max}. */
+    int available(int max) {
+        return ring.available(max);
+    }
+
+    /** Consumer only. The time of the {@code k}-th unread arrival. */
+    long time(int k) {
+        return ring.buffer()[ring.readIndex(k)];
+    }
+
+    /** Consumer only. Where the {@code k}-th unread arrival starts in {@link #words()}. */
+    int readIndex(int k) {
+        return ring.readIndex(k);
+    }
+
+    /** The array the arrivals live in. */
+    long[] words() {
+        return ring.buffer();
+    }
+
+    /** Consumer only. Frees the slots of the first {@code n} unread arrivals. */
+    void consume(int n) {
+        ring.consume(n);
+    }
+
+    /** Consumer: the recording holds its maximum; the producer stores nothing more (counted as over the maximum). */
+    public void stopAtMax() {
+        atMax = true;
     }
 
     public int capacity() {

@@ -69,7 +69,7 @@ class ArrivalRecorderTest {
         MemorySegment b = frame(60, 200);
         long offered = 0;
         for (int i = 0; i < 100_000; i++) {
-            if (r.offer(i * 10L, i & 1, (i & 1) == 0 ? 1500 : 60, (i & 1) == 0 ? a : b, 0)) {
+            if (r.ring(0).offer(i * 10L, i & 1, (i & 1) == 0 ? 1500 : 60, (i & 1) == 0 ? a : b, 0)) {
                 offered++;
             }
         }
