@@ -400,8 +400,8 @@ public final class ControlServer implements AutoCloseable {
 
     /**
      * Records a trace for {@code duration} at one sample per {@code every} and streams it as CSV
-     * (chunked) while it records: the worker writes records into a preallocated ring, this thread
-     * drains the ring every 10 ms. The last line says how many records there were and how many the
+     * (chunked) while it records: each worker writes its ports' records into a preallocated ring of
+     * its own, this thread merges the rings every 10 ms. The last line says how many records there were and how many the
      * worker dropped because the ring was full.
      */
     private void trace(ApiRequest req, ApiExchange ex) throws IOException, TimeoutException, InterruptedException {
@@ -417,17 +417,13 @@ public final class ControlServer implements AutoCloseable {
             throw new ApiError(409, "a trace is already being recorded; one at a time");
         }
         try {
-            org.pfcswitch.core.trace.TraceRecorder recorder = new org.pfcswitch.core.trace.TraceRecorder(every, TRACE_RING_RECORDS);
-            long origin;
-            try {
-                origin = sw.startTrace(recorder, WORKER_TIMEOUT_NANOS);
-            } catch (IllegalArgumentException e) {
-                throw new ApiError(409, e.getMessage());       // e.g. a switch of several workers
-            }
+            org.pfcswitch.core.trace.TraceMerge recorder = new org.pfcswitch.core.trace.TraceMerge(sw.workerOf(), every,
+                    TRACE_RING_RECORDS);
+            long origin = sw.startTrace(recorder, WORKER_TIMEOUT_NANOS);
             log.accept("control: trace of " + duration / 1_000_000 + " ms every " + every / 1000 + " us started");
             try (java.io.Writer out = new java.io.OutputStreamWriter(ex.stream(200, "text/csv; charset=utf-8"),
                     StandardCharsets.UTF_8);
-                 org.pfcswitch.core.trace.TraceWriter writer = new org.pfcswitch.core.trace.TraceWriter(recorder.ring(),
+                 org.pfcswitch.core.trace.TraceWriter writer = new org.pfcswitch.core.trace.TraceWriter(recorder,
                          new java.io.BufferedWriter(out))) {
                 writer.writeHeader(new org.pfcswitch.core.trace.TraceHeader(sw.mmuConfig().scheme(), every, origin, "live",
                         "switch", portNames));
@@ -442,7 +438,7 @@ public final class ControlServer implements AutoCloseable {
                 }
                 writer.drain();
             }
-            log.accept("control: trace ended, " + recorder.samples() + " samples, " + recorder.ring().dropped()
+            log.accept("control: trace ended, " + recorder.samples() + " samples, " + recorder.dropped()
                     + " records dropped (ring full)");
         } finally {
             tracing.set(false);

@@ -15,6 +15,7 @@ import org.pfcswitch.core.CoreSnapshot;
 import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.core.SwitchWorkers;
 import org.pfcswitch.core.WorkersMmuChange;
+import org.pfcswitch.core.trace.TraceMerge;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.dpdk.DpdkException;
 import org.pfcswitch.dpdk.Eal;
@@ -277,33 +278,62 @@ public final class DpdkSwitch {
     }
 
     /**
-     * Starts recording a trace of the running core into {@code recorder} (bound to the core here):
-     * the worker samples it once per pass, self-throttled to its period.
+     * Starts a trace of the running switch: every worker samples its own ports into its recorder of
+     * {@code trace} (bound to its core here, on its thread), once per pass, self-throttled to the
+     * period; the caller drains {@code trace}, which merges the workers' samples.
      *
-     * @return the core's clock (ns) when recording started: the trace's time origin
+     * @param trace made for this switch's ports and workers ({@link #workerOf()})
+     * @return the clock (ns) when the first worker started sampling: the trace's time origin
      */
-    public long startTrace(TraceRecorder recorder, long timeoutNanos) throws TimeoutException, InterruptedException {
-        if (mailboxes.length > 1) {
-            throw new IllegalArgumentException("a trace samples one core: it needs one worker (the switch runs "
-                    + mailboxes.length + ")");
+    public long startTrace(TraceMerge trace, long timeoutNanos) throws TimeoutException, InterruptedException {
+        if (trace.workers() != mailboxes.length) {
+            throw new IllegalArgumentException("the trace is made for " + trace.workers() + " workers, the switch runs "
+                    + mailboxes.length);
         }
-        long[] origin = new long[1];
-        CoreWorker w = group.workers()[0];
-        mailboxes[0].call((core, now) -> {
-            recorder.bind(core);
-            origin[0] = now;
-            w.traceInto(recorder);
-        }, timeoutNanos);
+        long[] origin = {Long.MAX_VALUE};
+        CoreWorker[] workers = group.workers();
+        int started = 0;
+        try {
+            for (; started < mailboxes.length; started++) {
+                CoreWorker worker = workers[started];
+                TraceRecorder recorder = trace.recorder(started);
+                mailboxes[started].call((core, now) -> {
+                    recorder.bind(core);
+                    origin[0] = Math.min(origin[0], now);
+                    worker.traceInto(recorder);
+                }, timeoutNanos);
+            }
+        } finally {
+            if (started < mailboxes.length) {       // a worker did not answer: the ones that started stop again
+                for (int w = 0; w < started; w++) {
+                    CoreWorker worker = workers[w];
+                    mailboxes[w].call((core, now) -> worker.traceInto(null), timeoutNanos);
+                }
+            }
+        }
         return origin[0];
     }
 
-    /** Stops the trace started by {@link #startTrace}, after one last sample. */
-    public void stopTrace(TraceRecorder recorder, long timeoutNanos) throws TimeoutException, InterruptedException {
-        CoreWorker w = group.workers()[0];
-        mailboxes[0].call((core, now) -> {
-            w.traceInto(null);
-            recorder.sampleNow(core, now);
-        }, timeoutNanos);
+    /** Stops the trace started by {@link #startTrace}, after one last sample on every worker. */
+    public void stopTrace(TraceMerge trace, long timeoutNanos) throws TimeoutException, InterruptedException {
+        CoreWorker[] workers = group.workers();
+        try {
+            for (int w = 0; w < mailboxes.length; w++) {
+                CoreWorker worker = workers[w];
+                TraceRecorder recorder = trace.recorder(w);
+                mailboxes[w].call((core, now) -> {
+                    worker.traceInto(null);
+                    recorder.sampleNow(core, now);
+                }, timeoutNanos);
+            }
+        } finally {
+            trace.producersStopped();
+        }
+    }
+
+    /** By switch port, the worker that owns it. */
+    public int[] workerOf() {
+        return workerOf.clone();
     }
 
     /** The MMU configuration of the running core (scheme and parameters as last changed). */

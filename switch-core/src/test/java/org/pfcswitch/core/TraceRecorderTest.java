@@ -11,8 +11,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pfcswitch.codec.MacControl;
+import org.pfcswitch.core.trace.TraceMerge;
 import org.pfcswitch.core.trace.TraceRecorder;
 import org.pfcswitch.core.trace.TraceRing;
+import org.pfcswitch.core.trace.TraceWriter;
 import org.pfcswitch.mmu.BufferLedger;
 
 /**
@@ -61,6 +63,13 @@ class TraceRecorderTest {
         assertEquals(rec.samples(), port0.size());
         assertEquals(expected.size(), port0.size());
         assertEquals(3 * rec.samples(), rows.stream().filter(r -> r.kind == TraceRecorder.QUEUE).count(), "3 ports x 1 priority");
+        List<Row> buffers = rows.stream().filter(r -> r.kind == TraceRecorder.BUFFER).toList();
+        assertEquals(rec.samples(), buffers.size(), "one buffer record per sample");
+        for (Row buffer : buffers) {      // every frame is of priority 3: the traced queues hold the whole buffer
+            assertEquals(rows.stream().filter(r -> r.kind == TraceRecorder.QUEUE && r.time == buffer.time).mapToLong(Row::a).sum(),
+                    buffer.a, "buffer at " + buffer.time);
+        }
+        assertTrue(buffers.stream().anyMatch(r -> r.a > 0));
         long lastPeriod = Long.MIN_VALUE;
         boolean sawThreshold = false;
         for (int i = 0; i < port0.size(); i++) {
@@ -93,6 +102,59 @@ class TraceRecorderTest {
         assertEquals(resume, rxOn.time);
     }
 
+    /**
+     * A one-worker switch traced through {@link TraceMerge} (as the live switch is) writes the same
+     * file as its recorder straight into a writer (as the simulator does): three senders into a port
+     * that pauses and is paused, sampled at every event.
+     */
+    @Test
+    void oneWorkerThroughTheMergeWritesWhatOneRecorderWrites() throws Exception {
+        CoreConfig config = Configs.core(Configs.mmu(4, "dt").build()).pauseQuanta(200).build();
+        CoreRig rig = new CoreRig(config, 1 << 14, false);
+        TraceRecorder direct = new TraceRecorder(EVERY, 1 << 16);
+        TraceMerge merge = new TraceMerge(new int[] {0, 0, 0, 0}, EVERY, 1 << 16);
+        TraceRecorder part = merge.recorder(0);
+        direct.bind(rig.core);
+        part.bind(rig.core);
+        int out = 3;
+        MemorySegment[] templates = CoreRig.roceTemplates(out, 3);
+        int length = (int) templates[0].byteSize();
+        long frameTime = LineRate.nanos(length, Configs.GBPS_100);
+        long now = 0;
+        for (int i = 0; i < 20_000; i++) {
+            now += frameTime / 3;
+            for (long due = rig.core.nextTimerDue(); due <= now; due = rig.core.nextTimerDue()) {
+                rig.core.onTimer(due);
+                direct.sample(rig.core, due);
+                part.sample(rig.core, due);
+            }
+            if (i % 1000 == 999) {
+                rig.receivePfc(out, 1 << 3, 100, now);
+            }
+            int in = i % 3;
+            if (!rig.core.mmu().flowControl().isAdvertisedXoff(in, 3)) {
+                long h = rig.allocate(length);
+                MemorySegment.copy(templates[in], 0, rig.bytes(), rig.offset(h), length);
+                rig.core.onFrame(in, h, now);
+            }
+            direct.sample(rig.core, now);
+            part.sample(rig.core, now);
+        }
+        direct.sampleNow(rig.core, now + 1);
+        part.sampleNow(rig.core, now + 1);
+        merge.producersStopped();
+        java.io.StringWriter one = new java.io.StringWriter();
+        java.io.StringWriter merged = new java.io.StringWriter();
+        try (TraceWriter a = new TraceWriter(direct.ring(), one); TraceWriter b = new TraceWriter(merge, merged)) {
+            a.drain();
+            b.drain();
+        }
+        assertTrue(one.toString().contains(",pfc_tx,") && one.toString().contains(",pfc_rx,"), "PFC both ways");
+        assertTrue(direct.samples() > 100, direct.samples() + " samples");
+        assertEquals(one.toString(), merged.toString());
+        assertEquals(direct.samples(), merge.samples());
+    }
+
     @Test
     void oneSamplePerPeriodAtTheFirstCallInIt() {
         CoreRig rig = new CoreRig(Configs.core(3));
@@ -100,7 +162,7 @@ class TraceRecorderTest {
         for (long t : new long[] {0, 300, 999, 1_000, 1_500, 2_999, 3_000, 3_001, 10_500}) {
             rec.sample(rig.core, t);
         }
-        List<Row> rows = drain(rec.ring());
+        List<Row> rows = drain(rec.ring()).stream().filter(r -> r.kind == TraceRecorder.QUEUE).toList();
         assertEquals(List.of(0L, 0L, 1_000L, 1_000L, 2_999L, 2_999L, 3_000L, 3_000L, 10_500L, 10_500L),
                 rows.stream().map(Row::time).toList(), "periods [0, 1000), [1000, 2000), [2000, 3000), [3000, 4000), [10000, 11000)");
         assertEquals(List.of(3, 4, 3, 4, 3, 4, 3, 4, 3, 4), rows.stream().map(Row::priority).toList());
@@ -111,7 +173,8 @@ class TraceRecorderTest {
         assertEquals(10_700, rec.lastSampleNanos());
         rec.sample(rig.core, 10_999);                      // same period: nothing
         rec.sample(rig.core, 11_000);
-        assertEquals(List.of(10_700L, 10_700L, 11_000L, 11_000L), drain(rec.ring()).stream().map(Row::time).toList());
+        assertEquals(List.of(10_700L, 10_700L, 11_000L, 11_000L), drain(rec.ring()).stream()
+                .filter(r -> r.kind == TraceRecorder.QUEUE).map(Row::time).toList());
     }
 
     @Test
@@ -122,7 +185,7 @@ class TraceRecorderTest {
             rec.sample(rig.core, t);
         }
         assertEquals(10, rec.samples());
-        assertEquals(30 - 4, rec.ring().dropped());
+        assertEquals(10 * (3 + 1) - 4, rec.ring().dropped(), "3 queue records and the buffer record per sample");
     }
 
     /** Three senders into one port with PFC out, PFC in and sampling every 1 us, drained as it goes: nothing allocated. */

@@ -125,17 +125,19 @@ public final class TraceReader {
         public TraceHeader header() { return header; }
         public int size() { return size; }
         public long time(int i) { return time[i]; }
-        /** {@link TraceRecorder#QUEUE}, {@link TraceRecorder#PFC_TX} or {@link TraceRecorder#PFC_RX}. */
+        /** {@link TraceRecorder#QUEUE}, {@link TraceRecorder#PFC_TX}, {@link TraceRecorder#PFC_RX}, {@link TraceRecorder#PFCWD} or {@link TraceRecorder#BUFFER}. */
         public int kind(int i) { return kind[i]; }
         public int port(int i) { return port[i]; }
         public int priority(int i) { return priority[i]; }
         /** Queue rows. */
         public long ingressBytes(int i) { return a[i]; }
+        /** Buffer rows: what the whole buffer holds (port and priority read as 0). */
+        public long bufferBytes(int i) { return kind[i] == TraceRecorder.BUFFER ? a[i] : 0; }
         public long egressBytes(int i) { return b[i]; }
         public long thresholdBytes(int i) { return c[i]; }
         /** PFC rows: {@link TraceRecorder#XOFF} or {@link TraceRecorder#XON}, and how many frames. */
         public int event(int i) { return event[i]; }
-        public long count(int i) { return kind[i] == TraceRecorder.QUEUE ? 0 : a[i]; }
+        public long count(int i) { return kind[i] == TraceRecorder.QUEUE || kind[i] == TraceRecorder.BUFFER ? 0 : a[i]; }
         /** Whether the {@code # end} line was there (else the trace was cut short). */
         public boolean complete() { return endRecords >= 0; }
         /** Records the switch dropped (ring full), from the end line; -1 without one. */
@@ -191,10 +193,21 @@ public final class TraceReader {
                     case "pfc_tx" -> TraceRecorder.PFC_TX;
                     case "pfc_rx" -> TraceRecorder.PFC_RX;
                     case "pfcwd" -> TraceRecorder.PFCWD;
+                    case "buffer" -> TraceRecorder.BUFFER;
                     default -> throw new TraceFormatException(name + ": line " + number + ": unknown kind '" + f[1] + "'");
                 };
                 time[size] = Long.parseLong(f[0]);
                 kind[size] = (byte) k;
+                if (k == TraceRecorder.BUFFER) {
+                    port[size] = 0;
+                    priority[size] = 0;
+                    event[size] = TraceRecorder.NONE;
+                    a[size] = Long.parseLong(f[4]);
+                    b[size] = 0;
+                    c[size] = 0;
+                    size++;
+                    return;
+                }
                 port[size] = Integer.parseInt(f[2]);
                 int prio = Integer.parseInt(f[3]);
                 if (prio < 0 || prio > 7 || port[size] < 0) {

@@ -25,6 +25,15 @@ import org.pfcswitch.mmu.MmuConfig;
  * since the previous sample: {@code [time, header, count, 0, 0]}, XOFF (pause quanta &gt; 0, refreshes
  * included) or XON (quanta 0). A PFC record's time is that of the sample that saw the counter move:
  * the frame left or arrived in the sample period before it, so PFC timing is exact to one period.
+ * Last, one {@link #BUFFER} record: {@code [time, header, bytes the buffer holds, 0, 0]}.
+ *
+ * <p>A switch split among workers is traced by one recorder per worker ({@link #part}), each on its
+ * worker's thread into a ring of its own: queue and PFC records for the ports the worker owns (their
+ * ingress queues and PFC state are exact there), an {@link #EGRESS_PART} record for each traced
+ * queue of another worker's port (the bytes this worker charged that wait in that egress queue), and
+ * as {@link #BUFFER} record the bytes this worker's ledger charged. A queue record's egress bytes
+ * and the buffer record are then this worker's part; {@link TraceMerge} adds the parts up into the
+ * records of one recorder of the whole switch.
  *
  * <p>The header word packs kind (bits 0-3), event (4-7), priority (8-15) and port (16-47); decode
  * with {@link #kind}, {@link #event}, {@link #priority} and {@link #port}.
@@ -42,6 +51,13 @@ public final class TraceRecorder {
     public static final int PFC_RX = 2;
     /** The PFC watchdog declared a storm on, or restored, egress queue (port, priority). */
     public static final int PFCWD = 3;
+    /** The bytes the whole buffer holds (or, from one worker's {@link #part}, the bytes its ledger charged). */
+    public static final int BUFFER = 4;
+    /**
+     * From one worker's {@link #part} only, never in a file: the bytes this worker charged that wait
+     * in egress queue (port, priority) of a port another worker owns.
+     */
+    public static final int EGRESS_PART = 5;
     /** Events of PFC records ({@link #NONE} for queue records). */
     public static final int NONE = 0;
     public static final int XOFF = 1;
@@ -56,9 +72,14 @@ public final class TraceRecorder {
     private final int[] portsWanted;
     private final int[] prioritiesWanted;
     private final TraceRing ring;
+    /** By port, whether this recorder's worker owns it; null: it traces a core that owns every port. */
+    private final boolean[] owned;
 
     private SwitchCore bound;
+    /** The traced ports this recorder's core owns: their queue and PFC records. */
     private int[] ports = new int[0];
+    /** The traced ports other workers own: this worker's part of their egress bytes. */
+    private int[] others = new int[0];
     private int[] priorities = new int[0];
     /** Counter values at the previous sample, by port * 8 + priority. */
     private long[] lastXoffTx;
@@ -80,6 +101,10 @@ public final class TraceRecorder {
      *                     excess is dropped and counted ({@link TraceRing#dropped()})
      */
     public TraceRecorder(long everyNanos, int[] ports, int[] priorities, int ringCapacity) {
+        this(everyNanos, ports, priorities, ringCapacity, null);
+    }
+
+    private TraceRecorder(long everyNanos, int[] ports, int[] priorities, int ringCapacity, boolean[] owned) {
         if (everyNanos <= 0) {
             throw new IllegalArgumentException("trace sample period must be > 0 ns, got " + everyNanos);
         }
@@ -94,6 +119,15 @@ public final class TraceRecorder {
         this.portsWanted = ports == null ? null : ports.clone();
         this.prioritiesWanted = priorities == null ? null : priorities.clone();
         this.ring = new TraceRing(ringCapacity);
+        this.owned = owned == null ? null : owned.clone();
+    }
+
+    /**
+     * One worker's part of a trace of every port and every lossless priority of a switch whose ports
+     * are split among workers: {@code owned[p]} says whether this worker owns port {@code p}.
+     */
+    public static TraceRecorder part(long everyNanos, boolean[] owned, int ringCapacity) {
+        return new TraceRecorder(everyNanos, null, null, ringCapacity, owned);
     }
 
     /** Every port, every lossless priority. */
@@ -103,7 +137,7 @@ public final class TraceRecorder {
 
     /** The most records one sample writes for {@code ports} traced ports and {@code priorities} traced priorities. */
     public static int maxRecordsPerSample(int ports, int priorities) {
-        return ports * priorities + ports * PRIORITIES * 4;
+        return ports * priorities + ports * PRIORITIES * 4 + 1;
     }
 
     public TraceRing ring() {
@@ -124,7 +158,7 @@ public final class TraceRecorder {
         return lastSampleAt;
     }
 
-    /** The traced ports (after {@link #bind}; empty before). */
+    /** The traced ports this recorder's core owns (after {@link #bind}; empty before). */
     public int[] ports() {
         return ports.clone();
     }
@@ -167,7 +201,14 @@ public final class TraceRecorder {
             q = Arrays.copyOf(q, k);
         }
         SwitchCounters c = core.counters();
-        ports = p;
+        int[] mine = p;
+        int[] theirs = new int[0];
+        if (owned != null) {
+            mine = Arrays.stream(p).filter(port -> owned[port]).toArray();
+            theirs = Arrays.stream(p).filter(port -> !owned[port]).toArray();
+        }
+        ports = mine;
+        others = theirs;
         priorities = q;
         lastXoffTx = c.pfcXoffTx.clone();
         lastXonTx = c.pfcXonTx.clone();
@@ -211,8 +252,15 @@ public final class TraceRecorder {
             for (int j = 0; j < q.length; j++) {
                 int prio = q[j];
                 int key = BufferLedger.key(port, prio);
-                ring.offer(nowNanos, header(QUEUE, NONE, port, prio), ledger.ingressBytes(key), ledger.egressBytes(key),
+                ring.offer(nowNanos, header(QUEUE, NONE, port, prio), ledger.ingressBytes(key), ledger.ownEgressBytes(key),
                         scheme.xoffThresholdBytes(port, prio, nowNanos));
+            }
+        }
+        int[] o = others;
+        for (int i = 0; i < o.length; i++) {
+            for (int j = 0; j < q.length; j++) {
+                int key = BufferLedger.key(o[i], q[j]);
+                ring.offer(nowNanos, header(EGRESS_PART, NONE, o[i], q[j]), ledger.ownEgressBytes(key), 0, 0);
             }
         }
         SwitchCounters c = core.counters();
@@ -228,6 +276,7 @@ public final class TraceRecorder {
                 events(c.pfcwdRestorations, lastRestorations, k, PFCWD, RESTORE, nowNanos);
             }
         }
+        ring.offer(nowNanos, header(BUFFER, NONE, 0, 0), ledger.ownTotalUsed(), 0, 0);
     }
 
     private void events(long[] counter, long[] last, int k, int kind, int event, long now) {

@@ -10,16 +10,10 @@ import org.pfcswitch.core.ring.SpscLongRing;
  * out. What the five words of a record mean is the producer's business ({@link TraceRecorder} defines
  * its records).
  */
-public final class TraceRing {
+public final class TraceRing implements TraceSource {
 
     /** Words per record. */
     public static final int RECORD_LONGS = 5;
-
-    /** Receives drained records, one call per record, on the consumer's thread. */
-    @FunctionalInterface
-    public interface RecordConsumer {
-        void accept(long w0, long w1, long w2, long w3, long w4);
-    }
 
     private final SpscLongRing ring;
 
@@ -65,7 +59,8 @@ public final class TraceRing {
      *
      * @return records handed over
      */
-    public int drain(RecordConsumer to, int max) {
+    @Override
+    public int drain(TraceSource.RecordConsumer to, int max) {
         int n = ring.available(max);
         long[] b = ring.buffer();
         for (int k = 0; k < n; k++) {
@@ -90,7 +85,23 @@ public final class TraceRing {
         return true;
     }
 
+    /** Consumer only. Published records not yet consumed, at most {@code max}. */
+    int available(int max) {
+        return ring.available(max);
+    }
+
+    /** Consumer only. Word {@code w} (0 to 4) of the {@code k}-th unread record. */
+    long word(int k, int w) {
+        return ring.buffer()[ring.readIndex(k) + w];
+    }
+
+    /** Consumer only. Frees the slots of the first {@code n} unread records. */
+    void consume(int n) {
+        ring.consume(n);
+    }
+
     /** Records refused because the ring was full, since it was made; any thread. */
+    @Override
     public long dropped() {
         return ring.dropped();
     }

@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Writes a {@link TraceRing} filled by a {@link TraceRecorder} out as text, on the ring's consumer
- * side: either the caller loops on {@link #drain()} (from one thread: a trace thread, or the
+ * Writes a {@link TraceRing} filled by a {@link TraceRecorder} (or the {@link TraceMerge} of several
+ * workers' rings) out as text, on the consumer side: either the caller loops on {@link #drain()} (from one thread: a trace thread, or the
  * producer's own thread when producer and consumer are one, as in the single-threaded virtual-time
  * driver), or {@link #start} runs a thread of its own that drains until {@link #close}.
  *
@@ -22,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * 10000,queue,0,3,2172,0,1040370,,
  * 460021,pfc_tx,0,3,,,,xoff,1
  * 1200007,pfc_rx,2,3,,,,xon,1
- * # end records=3 dropped=0
+ * 1200007,buffer,,,4344,,,,
+ * # end records=4 dropped=0
  * </pre>
  * <ul>
  *   <li>Line 1 ({@link TraceHeader#line()}): the format version, then {@code key=value} words: the
@@ -46,6 +47,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code pfcwd} rows: the PFC watchdog declared egress queue (port, priority) stormed
  *       ({@code storm}) or restored it ({@code restore}) since the previous sample, {@code count}
  *       times; byte columns empty.</li>
+ *   <li>{@code buffer} rows, one per sample, after its other rows: {@code ingress_bytes} is what the
+ *       whole shared buffer holds (every ingress queue's bytes, of every priority); the other
+ *       columns are empty. A switch split among workers adds up each worker's own part, taken at its
+ *       own sample, so the figure never carries one worker's delayed view of another's.</li>
  *   <li>{@code # end records=N dropped=D}: written on {@link #close}; {@code dropped} counts records
  *       the switch's thread had to drop because the ring was full. A trace without it was cut
  *       short.</li>
@@ -56,11 +61,11 @@ public final class TraceWriter implements AutoCloseable {
     public static final String COLUMNS = "time_ns,kind,port,priority,ingress_bytes,egress_bytes,threshold_bytes,event,count";
     private static final int BATCH = 4096;
 
-    private final TraceRing ring;
+    private final TraceSource ring;
     private final Writer out;
     private final StringBuilder text = new StringBuilder(1 << 16);
     private char[] chars = new char[1 << 16];
-    private final TraceRing.RecordConsumer format = this::format;
+    private final TraceSource.RecordConsumer format = this::format;
     private long records;
     private volatile boolean running;
     private Thread thread;
@@ -68,13 +73,13 @@ public final class TraceWriter implements AutoCloseable {
     private boolean closed;
 
     /** Writes records of {@code ring} to {@code out}; {@link #close} closes {@code out}. */
-    public TraceWriter(TraceRing ring, Writer out) {
+    public TraceWriter(TraceSource ring, Writer out) {
         this.ring = ring;
         this.out = out;
     }
 
     /** A writer to a new file {@code file} (replaced if it exists), its header already written. */
-    public static TraceWriter open(TraceRing ring, Path file, TraceHeader header) throws IOException {
+    public static TraceWriter open(TraceSource ring, Path file, TraceHeader header) throws IOException {
         TraceWriter w = new TraceWriter(ring, Files.newBufferedWriter(file, StandardCharsets.UTF_8));
         w.writeHeader(header);
         return w;
@@ -112,7 +117,7 @@ public final class TraceWriter implements AutoCloseable {
             k = ring.drain(format, BATCH);
             flushText();
             n += k;
-        } while (k == BATCH);
+        } while (k >= BATCH);
         records += n;
         return n;
     }
@@ -132,6 +137,10 @@ public final class TraceWriter implements AutoCloseable {
     private void format(long time, long header, long a, long b, long c) {
         StringBuilder s = text;
         int kind = TraceRecorder.kind(header);
+        if (kind == TraceRecorder.BUFFER) {
+            s.append(time).append(",buffer,,,").append(a).append(",,,,\n");
+            return;
+        }
         s.append(time).append(',').append(kind == TraceRecorder.QUEUE ? "queue" : kind == TraceRecorder.PFC_TX ? "pfc_tx"
                 : kind == TraceRecorder.PFC_RX ? "pfc_rx" : kind == TraceRecorder.PFCWD ? "pfcwd" : "unknown");
         s.append(',').append(TraceRecorder.port(header)).append(',').append(TraceRecorder.priority(header)).append(',');

@@ -4,7 +4,9 @@
  * org.pfcswitch.core.trace.TraceRecorder}) into a lock-free single-producer single-consumer ring
  * ({@link org.pfcswitch.core.trace.TraceRing}) that a trace thread writes to a CSV file ({@link
  * org.pfcswitch.core.trace.TraceWriter}, format there) and plots read back ({@link
- * org.pfcswitch.core.trace.TraceReader}).
+ * org.pfcswitch.core.trace.TraceReader}). A switch whose ports are split among workers is traced by
+ * one recorder per worker, each into its own ring, and {@link org.pfcswitch.core.trace.TraceMerge}
+ * joins their samples into the records one recorder of the whole switch writes.
  *
  * <pre>
  *   TraceRecorder rec = new TraceRecorder(10_000, null, null, 1 &lt;&lt; 16);   // 10 us, every port, lossless priorities
