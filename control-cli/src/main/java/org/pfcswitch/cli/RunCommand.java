@@ -94,7 +94,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--record", paramLabel = "FILE",
             description = "Record every arrival (time, port, length, first 64 bytes) into FILE for 'sim --replay FILE'; "
-                    + "the worker never waits: arrivals the writer thread cannot keep up with are dropped and counted.")
+                    + "the workers never wait: arrivals the writer thread cannot keep up with are dropped and counted; "
+                    + "several workers' arrivals are merged in time order.")
     Path record;
 
     @Option(names = "--record-max", paramLabel = "N", defaultValue = "10000000",

@@ -20,14 +20,14 @@ import picocli.CommandLine.Spec;
         header = "Records a microsecond trace of a running switch's queues, thresholds and PFC frames.",
         description = {
             "Records a trace of a running switch: every lossless ingress queue's bytes, egress",
-            "bytes and current XOFF threshold once per --every, and the PFC frames sent and",
-            "received in between, for --duration, into --out (CSV; the format 'sim --trace'",
-            "writes, so 'pfcswitch plot' draws both).",
+            "bytes and current XOFF threshold once per --every, the PFC frames sent and",
+            "received in between, and the bytes the whole buffer holds, for --duration, into",
+            "--out (CSV; the format 'sim --trace' writes, so 'pfcswitch plot' draws both).",
             "",
-            "The switch's worker writes records into a preallocated ring as it polls; the",
-            "control thread streams them out while it records. The file's last line says how",
-            "many records there were and how many the worker dropped (ring full: sample less",
-            "often). Reads need no token."
+            "Each of the switch's workers writes its ports' records into a preallocated ring as",
+            "it polls; the control thread merges them into one sample per period and streams",
+            "them out while it records. The file's last line says how many records there were",
+            "and how many the workers dropped (ring full: sample less often). Reads need no token."
         },
         footer = {"", "Examples:",
             "  ./pfcswitch trace --duration 2s --every 10us --out trace.csv",
