@@ -26,6 +26,8 @@ final class WorkerAllocation {
     private int allocatingWindows;
     private long mostInOneWindow;
     private long totalBytes;
+    /** Windows since the last one that allocated: steady state is a run of these to the end. */
+    private int quietWindowsAtEnd;
 
     /** @param threadIds the worker threads, whose allocations add up */
     WorkerAllocation(long[] threadIds, long startNanos) {
@@ -57,6 +59,9 @@ final class WorkerAllocation {
             if (delta > 0) {
                 allocatingWindows++;
                 mostInOneWindow = Math.max(mostInOneWindow, delta);
+                quietWindowsAtEnd = 0;
+            } else {
+                quietWindowsAtEnd++;
             }
             windowStart = now;
             windowBytes = bytes;
@@ -69,7 +74,7 @@ final class WorkerAllocation {
         }
         return "worker heap allocation after a " + WARM_UP_NANOS / 1_000_000_000 + " s warm-up: " + totalBytes + " bytes in "
                 + windows + " one-second windows (" + allocatingWindows + " windows allocated, most " + mostInOneWindow
-                + " bytes); JVM garbage collections meanwhile: " + (gcCount() - gcAtWarmUp);
+                + " bytes; none in the last " + quietWindowsAtEnd + "); JVM garbage collections meanwhile: " + (gcCount() - gcAtWarmUp);
     }
 
     private static long gcCount() {

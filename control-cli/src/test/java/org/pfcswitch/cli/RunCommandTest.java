@@ -126,18 +126,22 @@ class RunCommandTest {
             p.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             var http = java.net.http.HttpClient.newHttpClient();
             var metrics = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build();
-            for (int s = 0; s < 12; s++) {
+            for (int s = 0; s < 16; s++) {
                 assertEquals(200, http.send(metrics, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
                 Thread.sleep(1000);
             }
             assertEquals(0, p.signalAndWait("TERM", Duration.ofSeconds(30)), p.stdout() + "\n" + p.stderr());
             String line = p.awaitLine("worker heap allocation after", Duration.ofSeconds(1));
-            var m = java.util.regex.Pattern.compile("in (\\d+) one-second windows \\((\\d+) windows allocated, most (\\d+) bytes\\)")
-                    .matcher(line);
+            var m = java.util.regex.Pattern.compile("in (\\d+) one-second windows \\((\\d+) windows allocated, most (\\d+) bytes;"
+                    + " none in the last (\\d+)\\)").matcher(line);
             assertTrue(m.find(), line);
-            assertTrue(Integer.parseInt(m.group(1)) >= 4, "windows measured: " + line);
-            assertTrue(Integer.parseInt(m.group(2)) <= 1, line);
-            assertTrue(Long.parseLong(m.group(3)) < 1024, line);
+            assertTrue(Integer.parseInt(m.group(1)) >= 8, "windows measured: " + line);
+            // Steady state: the worker allocates nothing for the last five seconds at least, while /metrics is
+            // scraped. On a quiet machine it allocates nothing at all after the warm-up; on a loaded one the JIT
+            // may still be compiling the loop's last methods in the first windows (their interpreted and C1
+            // code allocate what C2's escape analysis removes), which the windows before those five may show.
+            assertTrue(Integer.parseInt(m.group(4)) >= 5, line);
+            assertTrue(Integer.parseInt(m.group(2)) <= 3, line);
         }
     }
 
