@@ -27,7 +27,6 @@ import org.pfcswitch.codec.MacAddress;
  * per-frame reads ({@link #learn}'s probe and {@link #lookupOwned}) are plain loads, which see
  * every write of the thread that made them (and, should another thread ever learn into the same
  * table, a stale empty slot only sends the insert to its compare-and-set, which looks again).
- * The memory of each port's last station ({@link #learn}) is the owning worker's as well.
  * Other threads (an operator's view, a test) read with {@link #lookup}.
  */
 public final class ForwardingTable {
@@ -65,17 +64,6 @@ public final class ForwardingTable {
     private final int[] learnedOn;
     /** The port a station was on before the last {@link #MOVED} or {@link #MOVE_DENIED}. */
     private int movedFrom = -1;
-    /**
-     * By port: the last station {@link #learn} found already on it, and {@link #writes} then. A
-     * port's frames nearly all come from the same few stations, so this answers most learns
-     * without the probe; any write to the table since (an insert or a move, of any station) makes
-     * it stale. {@link #NO_STATION} is no MAC (they have 48 bits).
-     */
-    private final long[] knownStation;
-    private final long[] knownAtWrite;
-    private static final long NO_STATION = -1;
-    /** Writes to the table's entries so far (inserts and moves). */
-    private long writes;
     @SuppressWarnings("unused") // through SIZE
     private volatile int size;
     @SuppressWarnings("unused") // through FULL
@@ -116,9 +104,6 @@ public final class ForwardingTable {
         this.maxMacs = new int[ports];
         this.movesDenied = new boolean[ports];
         this.learnedOn = new int[ports];
-        this.knownStation = new long[ports];
-        this.knownAtWrite = new long[ports];
-        java.util.Arrays.fill(knownStation, NO_STATION);
         for (int p = 0; p < ports; p++) {
             maxMacs[p] = security.get(p).maxMacs();
             movesDenied[p] = security.get(p).moves() == PortLearning.Moves.DENY;
@@ -180,9 +165,6 @@ public final class ForwardingTable {
      *         the table changed on {@link #LEARNED} and {@link #MOVED}
      */
     public int learn(long mac, int port) {
-        if (knownStation[port] == mac && knownAtWrite[port] == writes) {
-            return UNCHANGED;                   // as the last time, and nothing written since
-        }
         if (MacAddress.isMulticast(mac)) {
             return UNCHANGED;                   // not a station: a bridge never learns a group address
         }
@@ -200,12 +182,7 @@ public final class ForwardingTable {
             }
             if (e >>> 16 == mac) {
                 int was = (int) (e & PORT_MASK) - 1;
-                if (was != port) {
-                    return move(i, e, mac, was, port);
-                }
-                knownStation[port] = mac;
-                knownAtWrite[port] = writes;
-                return UNCHANGED;
+                return was == port ? UNCHANGED : move(i, e, mac, was, port);
             }
         }
     }
@@ -220,7 +197,6 @@ public final class ForwardingTable {
             return OVER_LIMIT;
         }
         SLOTS.setOpaque(slots, i, entry(mac, port, false));
-        writes++;
         learnedOn[was]--;
         learnedOn[port]++;
         return MOVED;
@@ -266,7 +242,6 @@ public final class ForwardingTable {
                 }
                 if (SLOTS.compareAndSet(slots, i, 0L, want)) {
                     SIZE.getAndAdd(this, 1);
-                    writes++;
                     return true;
                 }
                 e = (long) SLOTS.getVolatile(slots, i);  // another worker took the slot: look at what it put
@@ -274,7 +249,6 @@ public final class ForwardingTable {
             if (e >>> 16 == mac) {
                 if (isStatic || (e & STATIC_BIT) == 0) {
                     SLOTS.setOpaque(slots, i, want);
-                    writes++;
                 }
                 return true;
             }

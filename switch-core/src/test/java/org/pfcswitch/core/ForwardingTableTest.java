@@ -90,26 +90,4 @@ class ForwardingTableTest {
         assertEquals(ForwardingTable.MOVED, t.learn(0x11, 1), "a station that leaves frees its place");
         assertEquals(ForwardingTable.LEARNED, t.learn(0x12, 0));
     }
-    /**
-     * A station seen again on the port it was last found on is answered without a probe; any
-     * write to the table since (its move elsewhere, a static entry put over it) is seen at once.
-     */
-    @Test
-    void theLastStationOfAPortIsRememberedUntilTheTableChanges() {
-        ForwardingTable t = new ForwardingTable(3, 100, true);
-        long m = 0x0200_0000_0042L;
-        assertEquals(ForwardingTable.LEARNED, t.learn(m, 0));
-        assertEquals(ForwardingTable.UNCHANGED, t.learn(m, 0));
-        assertEquals(ForwardingTable.UNCHANGED, t.learn(m, 0), "remembered");
-        assertEquals(ForwardingTable.MOVED, t.learn(m, 1));
-        assertEquals(ForwardingTable.MOVED, t.learn(m, 0), "the move made port 0's memory stale");
-        assertEquals(0, t.lookup(m));
-        assertEquals(ForwardingTable.UNCHANGED, t.learn(m, 0));
-        t.addStatic(m, 2);
-        assertEquals(ForwardingTable.MOVE_DENIED, t.learn(m, 0), "a static entry put over it");
-        assertEquals(2, t.lookup(m));
-        assertEquals(ForwardingTable.UNCHANGED, t.learn(m, 2));
-        assertEquals(ForwardingTable.LEARNED, t.learn(0x0200_0000_0043L, 0), "another station, learned");
-        assertEquals(ForwardingTable.UNCHANGED, t.learn(m, 2), "still where it was");
-    }
 }
