@@ -22,6 +22,12 @@ public final class PauseTimers {
     private final long[] until;        // by port * 8 + priority: no new frame before this time
     private final long[] since;        // start of the current (or last) pause episode
     private final long[] completed;    // nanoseconds paused in episodes that ended
+    /**
+     * By port: no priority of it is paused at or after this time (the latest pause end ever set;
+     * a resume leaves it, so it may be later than the truth, never earlier). Nearly every
+     * {@link #pausedMask} asks about a port nothing pauses, and this answers that with one load.
+     */
+    private final long[] latestEnd;
     private final PfcPauseMode mode;
 
     /** Pauses of {@code quanta × 512} bit times ({@link PfcPauseMode#QUANTA}). */
@@ -36,6 +42,7 @@ public final class PauseTimers {
         until = new long[keys];
         since = new long[keys];
         completed = new long[keys];
+        latestEnd = new long[speedBps.length];
     }
 
     /**
@@ -53,6 +60,9 @@ public final class PauseTimers {
             since[k] = now;
         }
         until[k] = end;
+        if (end > latestEnd[port]) {
+            latestEnd[port] = end;
+        }
         return wasPaused && quanta == 0;
     }
 
@@ -74,6 +84,9 @@ public final class PauseTimers {
 
     /** The priorities among {@code candidates} that are paused at {@code now}, as a bit mask. */
     public int pausedMask(int port, int candidates, long now) {
+        if (latestEnd[port] <= now) {
+            return 0;
+        }
         int paused = 0;
         int base = port * PRIORITIES;
         for (int v = candidates; v != 0; v &= v - 1) {

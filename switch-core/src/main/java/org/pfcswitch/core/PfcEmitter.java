@@ -21,6 +21,7 @@ final class PfcEmitter implements FlowControlListener {
     private final boolean[] owing;     // by port: a PFC frame is due
     private final int[] resumed;       // by port: priorities that went XON since the last frame
     private final int[] work;          // ports that became owing since the core last looked
+    private final boolean[] kept;      // by port: scratch of dropRepeats
     private final int[] quanta = new int[MacControl.PRIORITIES];
     private int workCount;
 
@@ -29,6 +30,7 @@ final class PfcEmitter implements FlowControlListener {
         owing = new boolean[ports];
         resumed = new int[ports];
         work = new int[ports];
+        kept = new boolean[ports];
     }
 
     @Override
@@ -47,8 +49,36 @@ final class PfcEmitter implements FlowControlListener {
     void requestFrame(int port) {
         if (!owing[port]) {
             owing[port] = true;
+            if (workCount == work.length) {
+                dropRepeats(port);
+            }
             work[workCount++] = port;
         }
+    }
+
+    /**
+     * The work list is full: a port can be in it more than once (its frame went out before the
+     * core drained the list, then it came to owe another), which is the only way it fills when
+     * the core drains it seldom, as after a whole rx burst. Keeps each port's last entry, the one
+     * the core takes first, in order, and none of {@code port}'s, which is about to be added.
+     */
+    private void dropRepeats(int port) {
+        java.util.Arrays.fill(kept, false);
+        kept[port] = true;
+        int n = 0;
+        for (int i = workCount - 1; i >= 0; i--) {          // from the top: a port's last entry first
+            int p = work[i];
+            if (!kept[p]) {
+                kept[p] = true;
+                work[n++] = p;
+            }
+        }
+        for (int i = 0, j = n - 1; i < j; i++, j--) {          // back into the list's order
+            int p = work[i];
+            work[i] = work[j];
+            work[j] = p;
+        }
+        workCount = n;
     }
 
     boolean owesFrame(int port) {

@@ -170,10 +170,11 @@ final class PfcLink implements LinkControl {
 
     @Override
     public int pausedMask(int port, int candidates, long now) {
-        if (watchdog != null) {
-            candidates &= ~watchdog.ignoringMask[port];     // a stormed queue no longer obeys its neighbour (unless alert)
+        int paused = pauses.pausedMask(port, candidates, now);
+        if (paused != 0 && watchdog != null) {
+            paused &= ~watchdog.ignoringMask[port];         // a stormed queue no longer obeys its neighbour (unless alert)
         }
-        return pauses.pausedMask(port, candidates, now);
+        return paused;
     }
 
     @Override

@@ -92,11 +92,18 @@ final class ReceiveStage {
 
     /**
      * {@code count} frames that arrived on {@code port} at {@code now}, {@code handles[from]} first:
-     * exactly what {@link #receive} of each in turn does, in two passes. The first parses every
-     * frame of the burst (a parse reads only its own frame's bytes, which nothing the second pass
-     * does to earlier frames touches), so the header reads of the burst overlap instead of each
-     * waiting behind the previous frame's admission; the second takes each frame through the
-     * rest of the core in arrival order, owed control frames sent after each as {@link #receive} does.
+     * what {@link #receive} of each in turn does, in two passes, with the owed control frames sent
+     * once, after the burst. The first pass parses every frame of the burst (a parse reads only its
+     * own frame's bytes, which nothing the second pass does to earlier frames touches), so the
+     * header reads of the burst overlap instead of each waiting behind the previous frame's
+     * admission; the second takes each frame through the rest of the core in arrival order.
+     *
+     * <p>A control frame that a frame of the burst makes owed (an XOFF) still goes out before any
+     * data frame of its port that would follow it: a port that owes one never sends a frame at once
+     * ({@link EgressStage#sendsAtOnce}), and serving it sends the owed frame first. What waits for
+     * the end of the burst is only the serving of a port that no frame of the burst went to; it
+     * runs at the same {@code now}, before the driver polls its next burst, a few microseconds of
+     * processing at most, which is well inside the pause response time the headroom allows for.
      */
     void receiveBurst(int port, long[] handles, int from, int count, long now) {
         for (int done = 0; done < count; done += BURST) {
@@ -112,9 +119,9 @@ final class ReceiveStage {
             }
             for (int i = 0; i < n; i++) {
                 handle(port, handles[first + i], burstOffset[i], burstLength[i], burstError[i], parsed[i], now);
-                egress.sendOwedControlFrames(now);
             }
         }
+        egress.sendOwedControlFrames(now);
     }
 
     /** A parsed frame: dropped if malformed, to the link control if MAC control, else forwarded. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -13,12 +14,14 @@ import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
 
 /**
- * {@link SwitchCore#onFrames} (a burst parsed first, then forwarded frame by frame) does exactly
- * what {@link SwitchCore#onFrame} of each frame in turn does: two cores get the same random bursts
+ * {@link SwitchCore#onFrames} (a burst parsed first, then forwarded frame by frame, owed control
+ * frames sent after the burst) puts on every wire exactly what {@link SwitchCore#onFrame} of each
+ * frame in turn does: two cores get the same random bursts
  * (an incast of lossless and lossy RoCE frames that fills the buffer, PFC frames in the middle of
  * bursts, runts, frames for unknown stations that flood, sources to learn, bursts longer than the
  * parse batch), one frame by frame and one burst by burst, and must send the same frames at the
- * same times and count the same.
+ * same times on each port and count the same (only the order of calls for different ports at one
+ * instant may differ).
  */
 class BurstReceiveTest {
 
@@ -61,16 +64,55 @@ class BurstReceiveTest {
                 "pauses and runts were received");
         assertTrue(java.util.Arrays.stream(c.drops).sum() > 0, "the MMU dropped frames");
         assertEquals(oneByOne.sent.size(), burst.sent.size(), "frames sent");
-        for (int i = 0; i < oneByOne.sent.size(); i++) {
-            CoreRig.Sent x = oneByOne.sent.get(i);
-            CoreRig.Sent y = burst.sent.get(i);
-            assertEquals(x.port(), y.port(), "port of frame " + i);
-            assertEquals(x.start(), y.start(), "start of frame " + i);
-            assertArrayEquals(x.bytes(), y.bytes(), "bytes of frame " + i);
+        for (int port = 0; port < PORTS; port++) {
+            List<CoreRig.Sent> x = onWire(oneByOne, port);
+            List<CoreRig.Sent> y = onWire(burst, port);
+            assertEquals(x.size(), y.size(), "frames sent on port " + port);
+            for (int i = 0; i < x.size(); i++) {
+                assertEquals(x.get(i).start(), y.get(i).start(), "start of frame " + i + " on port " + port);
+                assertArrayEquals(x.get(i).bytes(), y.get(i).bytes(), "bytes of frame " + i + " on port " + port);
+            }
         }
         assertSameCounters(c, burst.core.counters());
         assertEquals(0, oneByOne.buffersInUse());
         assertEquals(0, burst.buffersInUse());
+    }
+
+    /**
+     * The XOFF that a frame in the middle of a burst makes owed is on the wire when
+     * {@link SwitchCore#onFrames} returns (before the driver polls the next burst), at the burst's
+     * instant: the owed frames are sent once per burst, not later.
+     */
+    @Test
+    void anXoffOwedInABurstIsSentBeforeTheNextBurst() {
+        CoreRig rig = new CoreRig(Configs.core(Configs.mmu(3, "dt").build()).build());
+        rig.receivePfc(2, 1 << 3, MacControl.MAX_QUANTA, 0);           // port 2 paused: the buffer fills
+        long now = 1_000;
+        int bursts = 0;
+        while (rig.sentOn(0).isEmpty()) {
+            assertTrue(++bursts < 1_000, "the ingress queue never reached XOFF");
+            long[] burst = new long[32];
+            for (int i = 0; i < burst.length; i++) {
+                burst[i] = rig.roceFrame(Configs.host(2), Configs.host(0), 26, Ipv4.ECN_NOT_ECT, 1000, i);
+            }
+            boolean xoffBefore = rig.core.mmu().flowControl().isAdvertisedXoff(0, 3);
+            rig.core.onFrames(0, burst, 0, burst.length, now);
+            if (!xoffBefore && rig.core.mmu().flowControl().isAdvertisedXoff(0, 3)) {
+                break;                                                  // this burst crossed XOFF
+            }
+            now += 100_000;
+        }
+        List<CoreRig.Sent> pfc = rig.sentOn(0);
+        assertEquals(1, pfc.size(), "the XOFF went out with the burst that crossed the threshold");
+        assertEquals(now, pfc.get(0).start());
+        org.pfcswitch.codec.ParsedFrame f = new org.pfcswitch.codec.ParsedFrame();
+        org.pfcswitch.codec.FrameParser.parse(java.lang.foreign.MemorySegment.ofArray(pfc.get(0).bytes()), f);
+        assertTrue(f.isPfc() && f.quanta(3) > 0, "an XOFF for priority 3");
+    }
+
+    /** What {@code rig}'s core sent on {@code port}'s wire, in order. */
+    private static List<CoreRig.Sent> onWire(CoreRig rig, int port) {
+        return rig.sent.stream().filter(s -> s.port() == port).toList();
     }
 
     /** A random frame arriving on {@code port}, written into {@code rig}'s memory. */
