@@ -91,6 +91,9 @@ public final class RoceHost implements Node {
     private long cnpsReceived;
     private long acksSent;
     private long firstPauseAt = -1;
+    private long anyPausedSince;            // start of the current (or last) spell with some priority paused
+    private long anyPausedUntil;            // end of that spell as the PFC frames so far set it
+    private long anyPausedCompleted;        // nanoseconds in spells that ended
     private final boolean bfcNic;
     private int bfcPaused;                  // bit q = NIC queue q paused by the switch
     private int bfcLastSequence = -1;
@@ -443,7 +446,7 @@ public final class RoceHost implements Node {
         if (ignoresPfc) {
             return;                                     // counted, never obeyed
         }
-        if (pause.applyPfc(0, classEnable, quanta, now) != 0 && cloneSource == null) {
+        if (applyPause(classEnable, now) != 0 && cloneSource == null) {
             transmit(now);
         }
     }
@@ -460,9 +463,35 @@ public final class RoceHost implements Node {
         if (ignoresPfc) {
             return;
         }
-        if (pause.applyPfc(0, ALL_PRIORITIES, quanta, now) != 0 && cloneSource == null) {
+        if (applyPause(ALL_PRIORITIES, now) != 0 && cloneSource == null) {
             transmit(now);
         }
+    }
+
+    /**
+     * Applies the received times in {@link #quanta} to the priorities of {@code classEnable} and
+     * extends the spell with any priority paused; returns the priorities this resumed.
+     *
+     * <p>The spell is the union of the priorities' pause intervals. Each interval starts at the
+     * arrival of the frame that set it, and a later frame can only cut or extend it at its own
+     * arrival. So every pause in effect when a frame arrives contains that instant, and from then
+     * until the next frame the union is one interval, from the arrival to the latest end among the
+     * priorities. If a pause was in effect just before the frame ({@code anyPausedUntil > now}),
+     * the frame continues that spell; otherwise the spell ended at {@code anyPausedUntil} and any
+     * new one starts now. Under {@code UNTIL_RESUME} an end is {@code NEVER} until a resume.
+     */
+    private int applyPause(int classEnable, long now) {
+        if (anyPausedUntil <= now) {
+            anyPausedCompleted += Math.max(0, anyPausedUntil - anyPausedSince);
+            anyPausedSince = now;
+        }
+        int resumed = pause.applyPfc(0, classEnable, quanta, now);
+        long until = Long.MIN_VALUE;
+        for (int prio = 0; prio < MacControl.PRIORITIES; prio++) {
+            until = Math.max(until, pause.pausedUntil(0, prio));
+        }
+        anyPausedUntil = until;
+        return resumed;
     }
 
     private static final int ALL_PRIORITIES = (1 << MacControl.PRIORITIES) - 1;
@@ -578,13 +607,14 @@ public final class RoceHost implements Node {
     /** Time with at least one NIC queue paused by BFC, up to {@code now}. */
     public long bfcPausedNanos(long now) { return bfcPausedCompleted + (bfcPaused != 0 ? now - bfcPausedSince : 0); }
 
-    /** Time kept from sending by the switch, up to {@code now}: PFC per priority, plus BFC spells. */
+    /** Time with at least one priority paused by PFC (or 802.3x PAUSE), up to {@code now}. */
+    public long pfcPausedNanos(long now) {
+        return anyPausedCompleted + Math.max(0, Math.min(now, anyPausedUntil) - anyPausedSince);
+    }
+
+    /** Time kept from sending by the switch, up to {@code now}: any priority paused by PFC, plus BFC spells. */
     public long pausedNanos(long now) {
-        long sum = bfcPausedNanos(now);
-        for (int prio = 0; prio < MacControl.PRIORITIES; prio++) {
-            sum += pause.pausedNanos(0, prio, now);
-        }
-        return sum;
+        return pfcPausedNanos(now) + bfcPausedNanos(now);
     }
 
     /** Whether the switch keeps anything of this host from sending at {@code now} (PFC or BFC). */

@@ -16,8 +16,9 @@ import org.pfcswitch.core.ClonePfc;
  *                           which never refreshes, counts as PAUSEs; 0 under bfc, whose pauses are not PFC)
  * @param fabricPausesBySwitch pause frames as in {@code pausesSentByPort} that each switch of a leaf-spine sent on
  *                           its switch-to-switch ports, by switch index (leaves, then spines); empty on one switch
- * @param pausedNanosByPort  time each host was kept from sending by PFC, per port (any priority); 0 for a clone
- *                           port that ignores PAUSE ({@link ClonePfc#IGNORE}), which nothing holds
+ * @param pausedNanosByPort  time each host was kept from sending, per port: the time any of its priorities was
+ *                           paused by PFC (priorities paused at once count once), plus BFC pauses under bfc; 0 for
+ *                           a clone port that ignores PAUSE ({@link ClonePfc#IGNORE}), which nothing holds
  * @param firstPauseNanos    when the first pause reached any host, or -1
  * @param firstPauseByPort   when the first pause reached each host, or -1
  * @param throughputBps      per traffic (scenario order): payload bits received in the measure window per second
