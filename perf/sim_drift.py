@@ -31,11 +31,10 @@ def get(d, keys):
 
 
 def relative(a, b):
-    if a is None or b is None:
+    """(b - a) / a, signed; 0 when either is missing."""
+    if a is None or b is None or a == b:
         return 0.0
-    if a == b:
-        return 0.0
-    return abs(b - a) / max(abs(a), 1)
+    return (b - a) / max(abs(a), 1)
 
 
 def main(name, before_file, after_file):
@@ -55,7 +54,7 @@ def main(name, before_file, after_file):
         for label, keys in HEADLINE:
             x, y = get(a, keys), get(b, keys)
             r = relative(x, y)
-            worst = max(worst, r)
+            worst = max(worst, abs(r))
             parts.append(f"{label} {x}->{y} ({100 * r:+.1f}%)" if x != y else f"{label} {x}")
         for key in ("drops", "losslessViolations"):
             if (a.get(key) or 0) == 0 and (b.get(key) or 0) > 0:
