@@ -135,9 +135,18 @@ final class SimCommand implements Callable<Integer> {
     List<String> sweeps = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "J",
-            description = "Runs at once, each on a thread of its own (default: the number of processors). Every run "
-                    + "is single-threaded and deterministic: the results are the same whatever J is.")
+            description = "Runs at once (default: the number of processors). Every run is deterministic: the results "
+                    + "are the same whatever J is. Each run takes --threads threads, so J x N threads run at once: on "
+                    + "P processors, give J x N <= P.")
     Integer jobs;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads per run (default 1): the switches are dealt out to N partitions, each with its "
+                    + "switches' hosts, run in parallel in windows of virtual time as long as the shortest link between "
+                    + "two partitions. The results are the same for any N, the frame memory (frames_mb) aside. N is "
+                    + "at most the topology's switches; traffic that adds flows as the run goes (an incast with "
+                    + "repeatUntil) needs N = 1. Many runs (--sweep, --seeds) keep more cores busy with --jobs.")
+    int threads;
 
     @Option(names = "--table", paramLabel = "FILE",
             description = {"Write the grid's results table to FILE: one row per (point, scheme, seed) with the swept "
@@ -223,6 +232,9 @@ final class SimCommand implements Callable<Integer> {
             if (jobs != null && jobs < 1) {
                 throw new IllegalArgumentException("--jobs must be at least 1, got " + jobs);
             }
+            if (threads < 1) {
+                throw new IllegalArgumentException("--threads must be at least 1, got " + threads);
+            }
             tables.forEach(ResultTable::format);
             summaries.forEach(ResultTable::format);
         } catch (IllegalArgumentException e) {
@@ -282,11 +294,19 @@ final class SimCommand implements Callable<Integer> {
             throw new ParameterException(cl, e.getMessage());
         }
         Map<String, Scenario> scenarios = loadAll(g);       // every point and seed, so a bad value fails before any run
-        int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        for (Scenario s : scenarios.values()) {
+            int switches = ScenarioRunner.switchNames(s).size();
+            if (threads > switches) {
+                throw new ParameterException(cl, "--threads " + threads + ": " + s.name() + " has " + switches
+                        + (switches == 1 ? " switch" : " switches") + ", and a thread runs one switch at least: give --threads 1.."
+                        + switches);
+            }
+        }
+        int runsAtOnce = jobs != null ? jobs : Math.max(1, Runtime.getRuntime().availableProcessors() / threads);
         int runCount = slice == null ? g.runs().size() : g.shard(slice[0], slice[1]).size();
-        warnIfBeyondHeap(scenarios.values(), Math.min(threads, runCount), Runtime.getRuntime().maxMemory(), cl.getErr());
+        warnIfBeyondHeap(scenarios.values(), Math.min(runsAtOnce, runCount), Runtime.getRuntime().maxMemory(), cl.getErr());
         if (grid) {
-            return runGrid(g, scenarios, slice, threads, stdout);
+            return runGrid(g, scenarios, slice, runsAtOnce, stdout);
         }
         List<Grid.Run> runs = g.runs();
         if (recordArrivals != null && (runs.size() != 1 || ScenarioRunner.switchNames(base.scenario()).size() != 1)) {
@@ -303,9 +323,9 @@ final class SimCommand implements Callable<Integer> {
                     / 1000 + 1) + "us)");
         }
         int traced = trace == null ? -1 : tracedSwitch(base.scenario());
-        boolean perRunProgress = threads == 1 || runs.size() == 1;
+        boolean perRunProgress = runsAtOnce == 1 || runs.size() == 1;
         Progress overall = perRunProgress ? null : new Progress(cl.getErr(), base.scenario().name(), "runs");
-        List<SchemeResult> results = RunPool.run(runs, threads, r -> {
+        List<SchemeResult> results = RunPool.run(runs, runsAtOnce, r -> {
             Scenario scenario = scenarios.get(scenarioKey(g, r));
             String sweepPart = axes.isEmpty() ? null : String.join(",", g.overrides(r.point()));
             ScenarioRunner.Tracing tracing = trace == null ? null
@@ -351,7 +371,7 @@ final class SimCommand implements Callable<Integer> {
     }
 
     /** Runs a grid (or one shard of it) on the pool: the results table and summary, or the shard's file. */
-    private int runGrid(Grid g, Map<String, Scenario> scenarios, int[] slice, int threads, PrintWriter stdout) {
+    private int runGrid(Grid g, Map<String, Scenario> scenarios, int[] slice, int runsAtOnce, PrintWriter stdout) {
         PrintWriter err = spec.commandLine().getErr();
         List<Grid.Run> runs = slice == null ? g.runs() : g.shard(slice[0], slice[1]);
         Path shardPath = slice == null ? null : out.resolve(ShardFile.fileName(slice[0], slice[1]));
@@ -375,17 +395,18 @@ final class SimCommand implements Callable<Integer> {
         Scenario any = scenarios.values().iterator().next();
         Progress progress = new Progress(err, any.name() + " " + what, "runs");
         long t0 = System.nanoTime();
-        List<Row> rows = RunPool.run(runs, threads, r -> {
+        List<Row> rows = RunPool.run(runs, runsAtOnce, r -> {
             Scenario scenario = scenarios.get(scenarioKey(g, r));
             long start = System.nanoTime();
             long heapBefore = ThreadHeap.allocatedBytes();
-            SchemeResult result = ScenarioRunner.run(scenario, r.scheme());
+            SchemeResult result = ScenarioRunner.run(scenario, r.scheme(), List.of(), ScenarioRunner.Progress.NONE, null,
+                    threads);
             long heap = ThreadHeap.allocatedBytes() - heapBefore;
             return Row.of(r, g.keys(), scenario, result, heap, (System.nanoTime() - start) / 1e9);
         }, done -> progress.runs(done, runs.size()));
         progress.done(String.format(Locale.ROOT, "%s: %d runs in %.1f s wall on %d threads; a run took at most %s MB of "
                 + "Java heap allocated and %s MB of frames (the heap_alloc_mb and frames_mb columns)", what, runs.size(),
-                (System.nanoTime() - t0) / 1e9, Math.min(threads, runs.size()), largest(rows, Row.HEAP),
+                (System.nanoTime() - t0) / 1e9, Math.min(runsAtOnce, runs.size()) * threads, largest(rows, Row.HEAP),
                 largest(rows, Row.FRAMES)));
         try {
             if (shardPath != null) {
@@ -483,7 +504,7 @@ final class SimCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         ScenarioRunner.Progress shown = progress == null ? ScenarioRunner.Progress.NONE : progress;
         SchemeResult r = recordArrivals != null ? ScenarioRunner.runRecorded(scenario, s, shadows, shown, recordArrivals)
-                : ScenarioRunner.run(scenario, s, shadows, shown, tracing);
+                : ScenarioRunner.run(scenario, s, shadows, shown, tracing, threads);
         double wall = (System.nanoTime() - t0) / 1e9;
         // Speed goes to stderr only: wall time must never reach the results (stdout, JSON, files).
         String line = String.format(Locale.ROOT, "%s %s: %.3f ms simulated, %,d events in %.2f s wall = %.2f M events/s; "

@@ -1,22 +1,40 @@
 package org.pfcswitch.testbed;
 
-import java.util.ArrayList;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 
 /**
- * The discrete-event loop of a virtual-time run. Events are primitive tuples (time, node, kind,
- * port, arg) kept in slot arrays and ordered by a 4-ary heap of slot numbers on (time, sequence
- * number): two events at the same nanosecond run in the order they were scheduled, so a run is a
- * pure function of its inputs. No object is created per event once the arrays have grown. Frame
- * arrivals of a wire wait in the wire's own FIFO ({@link #openLane}), and a node's flow starts in
- * one of the node's own, with only the earliest of each FIFO in the heap; that changes the cost,
- * not the order.
+ * The discrete-event loop of a virtual-time run, split into partitions that may run on threads of
+ * their own, with the same events in the same order for any number of partitions.
  *
- * <p>Every dispatched event is folded into {@link #traceDigest()}, a 64-bit fingerprint of the
- * whole run that the determinism test compares.
+ * <p><b>The order.</b> Events run by (time, key). The key is the node that scheduled the event
+ * (the one whose event was running, or {@link #OUTSIDE} the run, before every node) and then that
+ * node's own count of the events it has scheduled. A node's count depends only on the events the
+ * node itself ran, so the key is known where the event is made, without asking any other
+ * partition, and two events at one nanosecond always run in the same order.
+ *
+ * <p><b>Partitions.</b> Each switch and the hosts cabled to it belong to one partition
+ * ({@link #register(Node, int)}), which keeps its events in an {@link EventQueue} of its own.
+ * Nodes registered without one (traffic generators that add flows as the run goes, the deadlock
+ * detector, PFC storms) belong to the global queue: they may read or drive any node, so their
+ * events run alone, between windows. The partitions run in windows of virtual time: a window starts
+ * at the earliest pending event and is shorter than the lookahead, the smallest delay of a wire
+ * between two partitions, so whatever a partition sends another during a window arrives after
+ * it; a window also ends at the next global event. Every partition runs its window's events
+ * (in parallel on {@link #EventLoop(int) several threads}); then frames sent across partitions
+ * are handed over, each wire's in its order, and due global events run. Within a partition the
+ * events run in the order one loop of all of them would give them, so the run is the same.
+ *
+ * <p>Frames that cross a partition boundary are copied into the receiving partition's slab when
+ * they are handed over ({@link #frames}): each partition allocates and frees only in its own.
+ *
+ * <p>Every dispatched event is folded into its node's fingerprint, and {@link #traceDigest()}
+ * folds those in node order: a 64-bit fingerprint of the whole run that the determinism tests
+ * compare, whatever the partitioning.
  */
-public final class EventLoop {
+public final class EventLoop implements AutoCloseable {
 
     /** A frame's last bit arrived at {@code port}; {@code arg} is its handle. */
     public static final int FRAME = 0;
@@ -25,46 +43,84 @@ public final class EventLoop {
     /** A flow starts; {@code arg} is its id. */
     public static final int FLOW_START = 2;
 
-    private final List<Node> nodes = new ArrayList<>();
+    /** The source of events scheduled while no node's event runs (building, between runs). */
+    static final int OUTSIDE = -1;
+    /** Bits of a key below the source node: a node may schedule 2^40 events. */
+    private static final int KEY_NODE_SHIFT = 40;
+    private static final long FNV_OFFSET = 0xCBF2_9CE4_8422_2325L;
+    private static final long FNV_PRIME = 0x0100_0000_01B3L;
+    /** The lookahead of one partition: no window ends but the run's and the global events'. */
+    private static final long UNBOUNDED = Long.MAX_VALUE / 4;
+
+    private final EventQueue[] partitions;
+    private final EventQueue global;
     private Node[] byId = new Node[0];
-
-    // Per event, by slot: what to deliver. The order key lives in the heap, beside the slot number.
-    private int[] node = new int[1024];
-    private int[] kind = new int[1024];
-    private int[] port = new int[1024];
-    private long[] arg = new long[1024];
-    // A 4-ary min-heap on (time, sequence number). Each entry's key sits in the heap's own parallel
-    // arrays, so a comparison never follows a slot number, and the four children of an entry are
-    // adjacent. Any heap pops the same order: the key is unique, so the order is total.
-    private int[] heap = new int[1024];
-    private long[] heapTime = new long[1024];
-    private long[] heapSeq = new long[1024];
-    private int[] freeSlots = new int[1024];
-    private int freeCount;
-    private Lane[] lanes = new Lane[0];
-    // By node id: the lane of that node's FLOW_START events (-1: none yet). Traffic generators draw
-    // every start before the run, so without lanes the heap would hold one entry per future flow
-    // (tens of thousands on a fabric) and every removal would sift through all of them.
-    private int[] flowStartLane = new int[0];
-    private int size;
-    private int slotsUsed;
-    // True while an event runs whose heap entry (the root, heap[0]) is spent but not yet removed.
-    // The first event scheduled meanwhile takes the root's place with one sift-down, instead of
-    // the root being removed (a sift-down of the last entry) and the new event pushed (a sift-up):
-    // most events schedule at least one more. The heap holds the same set of keys either way, and
-    // the order of a heap is only that of its unique keys, so the run order does not change.
-    private boolean rootSpent;
-
-    private long nextSeq;
+    private int[] queueOf = new int[0];
+    private long[] digests = new long[0];
+    /** By node id + 1 (0: {@link #OUTSIDE}): the events the node has scheduled so far. */
+    private long[] scheduled = new long[1];
+    private LaneRoute[] lanes = new LaneRoute[0];
+    private long lookahead = UNBOUNDED;
+    private HeapSlab[] slabs;
     private long now;
-    private long dispatched;
-    private long digest = 0xCBF2_9CE4_8422_2325L;
+    private Workers workers;
+    /** True while the partitions run a window on several threads; read by whoever must not run then. */
+    private boolean parallelWindow;
 
-    /** Adds a node and returns its id. */
+    /** A loop of one partition. */
+    public EventLoop() {
+        this(1);
+    }
+
+    /** A loop of {@code partitions} partitions, each run on a thread of its own when there are several. */
+    public EventLoop(int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("an event loop needs >= 1 partition, got " + partitions);
+        }
+        this.partitions = new EventQueue[partitions];
+        for (int i = 0; i < partitions; i++) {
+            this.partitions[i] = new EventQueue(this, i);
+        }
+        this.global = new EventQueue(this, partitions);
+        global.lead(this.partitions);
+    }
+
+    public int partitions() {
+        return partitions.length;
+    }
+
+    /** Adds a node to the global queue (it runs between windows and may act on any node) and returns its id. */
     public int register(Node n) {
-        nodes.add(n);
-        byId = nodes.toArray(Node[]::new);
-        return nodes.size() - 1;
+        return register(n, partitions.length);
+    }
+
+    /** Adds a node to partition {@code partition} and returns its id. */
+    int register(Node n, int partition) {
+        if (partition < 0 || partition > partitions.length) {
+            throw new IllegalArgumentException("no partition " + partition + " of " + partitions.length);
+        }
+        int id = byId.length;
+        byId = Arrays.copyOf(byId, id + 1);
+        byId[id] = n;
+        queueOf = Arrays.copyOf(queueOf, id + 1);
+        queueOf[id] = partition;
+        digests = Arrays.copyOf(digests, id + 1);
+        digests[id] = FNV_OFFSET;
+        scheduled = Arrays.copyOf(scheduled, id + 2);
+        return id;
+    }
+
+    /** The partitions' frame slabs, by partition: a frame crossing partitions is copied from one to the other. */
+    void frames(HeapSlab[] perPartition) {
+        slabs = perPartition.clone();
+    }
+
+    Node[] nodes() {
+        return byId;
+    }
+
+    long[] nodeDigests() {
+        return digests;
     }
 
     public long now() {
@@ -73,265 +129,281 @@ public final class EventLoop {
 
     /** Events run so far. */
     public long eventsDispatched() {
-        return dispatched;
-    }
-
-    public int pendingEvents() {
-        int n = rootSpent ? size - 1 : size;
-        for (Lane lane : lanes) {
-            n += lane.count > 0 ? lane.count - 1 : 0;    // the heap holds one entry per busy lane
+        long n = global.dispatched;
+        for (EventQueue q : partitions) {
+            n += q.dispatched;
         }
         return n;
     }
 
-    /** Entries in the heap: at most one per lane, plus the events scheduled outside lanes. */
+    public int pendingEvents() {
+        int n = global.pendingEvents();
+        for (EventQueue q : partitions) {
+            n += q.pendingEvents();
+        }
+        for (LaneRoute lane : lanes) {
+            n += lane.outbox == null ? 0 : lane.outbox.count;
+        }
+        return n;
+    }
+
+    /** Entries in the heaps: at most one per lane, plus the events scheduled outside lanes. */
     int heapEntries() {
-        return rootSpent ? size - 1 : size;
+        int n = global.heapEntries();
+        for (EventQueue q : partitions) {
+            n += q.heapEntries();
+        }
+        return n;
     }
 
-    /** A fingerprint of every event run so far: time, node, kind and port, in order. */
+    /** The smallest delay of a wire between two partitions (the windows are shorter), or none with one partition. */
+    long lookaheadNanos() {
+        return lookahead == UNBOUNDED ? -1 : lookahead;
+    }
+
+    /** Whether the partitions are running a window on several threads now. */
+    boolean inParallelWindow() {
+        return parallelWindow;
+    }
+
+    /** A fingerprint of every event run so far: per node its events' time, kind and port in order, the nodes in id order. */
     public long traceDigest() {
-        return digest;
+        long d = FNV_OFFSET;
+        for (long nodeDigest : digests) {
+            d = (d ^ nodeDigest) * FNV_PRIME;
+        }
+        return d;
     }
 
-    /** Schedules an event; {@code at} must not be in the past. */
-    public void schedule(long at, int nodeId, int eventKind, int eventPort, long eventArg) {
-        if (eventKind == FLOW_START) {
-            scheduleOnLane(flowStartLane(nodeId), at, eventArg);
-            return;
-        }
-        scheduleInHeap(at, nodeId, eventKind, eventPort, eventArg);
-    }
-
-    private void scheduleInHeap(long at, int nodeId, int eventKind, int eventPort, long eventArg) {
-        if (at < now) {
-            throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
-        }
-        int s = freeCount > 0 ? freeSlots[--freeCount] : newSlot();
-        node[s] = nodeId;
-        kind[s] = eventKind;
-        port[s] = eventPort;
-        arg[s] = eventArg;
-        push(at, nextSeq++, s);
-    }
-
-    /** Adds the heap entry (t, q, slot): in the spent root's place if there is one, else at the bottom. */
-    private void push(long t, long q, int slot) {
-        if (rootSpent) {
-            rootSpent = false;
-            down(t, q, slot);
-            return;
-        }
-        if (size == heap.length) {
-            growHeap();
-        }
-        up(size++, t, q, slot);
+    /** The next key of the node running on {@code q} now: its id, then its count of events scheduled. */
+    private long nextKey(EventQueue q) {
+        int slot = q.source + 1;
+        return (long) slot << KEY_NODE_SHIFT | scheduled[slot]++;
     }
 
     /**
-     * Opens a lane: a FIFO of FRAME events to one (node, port), for a sender whose events arrive in
-     * time order, as a wire's frames do (the next frame starts after the last one's serialization).
-     * Only a lane's earliest event sits in the heap, so the heap holds about one entry per busy
-     * wire rather than one per frame in flight, and a lane's next event replaces its predecessor at
-     * the top instead of a pop and a push. Events keep their sequence numbers, so the run order is
-     * exactly what {@link #schedule} would give.
+     * Schedules an event; {@code at} must not be in the past. The node running now schedules for
+     * itself or for a node of its partition; a global node for any.
      */
-    int openLane(int nodeId, int eventPort) {
-        return openLane(nodeId, FRAME, eventPort);
+    public void schedule(long at, int nodeId, int eventKind, int eventPort, long eventArg) {
+        EventQueue q = queueOf[nodeId] == partitions.length ? global : partitions[queueOf[nodeId]];
+        q.schedule(at, nextKey(q), nodeId, eventKind, eventPort, eventArg);
     }
 
-    private int openLane(int nodeId, int eventKind, int eventPort) {
+    /** {@link #openLane(int, int, int, long)} for a sender in the receiver's partition. */
+    int openLane(int nodeId, int eventPort) {
+        return openLane(nodeId, nodeId, eventPort, 0);
+    }
+
+    /**
+     * Opens a lane: the FIFO of FRAME events of a wire from node {@code fromNode} to port
+     * {@code eventPort} of node {@code toNode}, whose frames arrive in time order at least
+     * {@code delayNanos} after they start. Between two partitions it sets the lookahead.
+     */
+    int openLane(int fromNode, int toNode, int eventPort, long delayNanos) {
+        EventQueue from = queueOf[fromNode] == partitions.length ? global : partitions[queueOf[fromNode]];
+        EventQueue to = queueOf[toNode] == partitions.length ? global : partitions[queueOf[toNode]];
+        LaneRoute lane = new LaneRoute(from, to, to.openLane(toNode, eventPort), from == to ? null : new Outbox());
+        if (from != to) {
+            // A frame takes at least 1 ns on its line (serialization rounds up), so even a 0 ns wire looks ahead 1 ns.
+            lookahead = Math.min(lookahead, Math.max(1, delayNanos));
+        }
         lanes = Arrays.copyOf(lanes, lanes.length + 1);
-        lanes[lanes.length - 1] = new Lane(nodeId, eventKind, eventPort);
+        lanes[lanes.length - 1] = lane;
         return lanes.length - 1;
     }
 
-    private int flowStartLane(int nodeId) {
-        if (nodeId >= flowStartLane.length) {
-            int from = flowStartLane.length;
-            flowStartLane = Arrays.copyOf(flowStartLane, Math.max(nodeId + 1, 2 * from));
-            Arrays.fill(flowStartLane, from, flowStartLane.length, -1);
-        }
-        if (flowStartLane[nodeId] < 0) {
-            flowStartLane[nodeId] = openLane(nodeId, FLOW_START, 0);
-        }
-        return flowStartLane[nodeId];
-    }
-
-    /** Schedules the lane's kind of event with {@code eventArg} on lane {@code laneId}; as {@link #schedule} otherwise. */
+    /** Schedules a frame with handle {@code eventArg} on lane {@code laneId}, arriving at {@code at}. */
     void scheduleOnLane(int laneId, long at, long eventArg) {
-        Lane lane = lanes[laneId];
-        if (lane.count > 0 && at < lane.time[(lane.head + lane.count - 1) & lane.mask]) {
-            scheduleInHeap(at, lane.node, lane.kind, lane.port, eventArg);   // out of order: the heap keeps it right
-            return;
+        LaneRoute lane = lanes[laneId];
+        long key = nextKey(lane.from);
+        if (lane.outbox == null) {
+            lane.to.scheduleOnLane(lane.local, at, key, eventArg);
+        } else {
+            lane.outbox.add(at, key, eventArg);
         }
-        if (at < now) {
-            throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
-        }
-        long q = nextSeq++;
-        if (lane.count == 0) {
-            push(at, q, -1 - laneId);                              // a negative slot names a lane
-        }
-        lane.add(at, q, eventArg);
     }
 
     /** Runs events until none is left at or before {@code until}; the clock then reads {@code until}. */
     public void runUntil(long until) {
-        while (size > 0 && heapTime[0] <= until) {
-            int s = heap[0];
-            now = heapTime[0];
-            int n;
-            int k;
-            int p;
-            long a;
-            if (s >= 0) {
-                rootSpent = true;                  // removed after the event, unless it schedules one
-                freeSlots[freeCount++] = s;
-                n = node[s];
-                k = kind[s];
-                p = port[s];
-                a = arg[s];
-            } else {
-                Lane lane = lanes[-1 - s];
-                a = lane.arg[lane.head];
-                lane.head = (lane.head + 1) & lane.mask;
-                if (--lane.count > 0) {
-                    down(lane.time[lane.head], lane.seq[lane.head], s);   // the lane's next event takes its place
-                } else {
-                    rootSpent = true;
-                }
-                n = lane.node;
-                k = lane.kind;
-                p = lane.port;
+        while (true) {
+            long g = global.nextTime();
+            long start = g;
+            for (EventQueue q : partitions) {
+                start = Math.min(start, q.nextTime());
             }
-            dispatched++;
-            digest = (digest ^ (now * 31 + ((long) n << 20 | (long) k << 16 | p))) * 0x0100_0000_01B3L;
-            byId[n].onEvent(k, p, a, now);
-            if (rootSpent) {                       // the event scheduled nothing: remove the root now
-                rootSpent = false;
-                if (--size > 0) {
-                    down(heapTime[size], heapSeq[size], heap[size]);
-                }
+            if (start > until || start == Long.MAX_VALUE) {      // MAX_VALUE: nothing is pending
+                break;
+            }
+            long end = Math.min(Math.min(until, g), start > Long.MAX_VALUE - lookahead ? Long.MAX_VALUE : start + lookahead - 1);
+            runPartitions(end);
+            handOver(end);
+            if (g == end) {
+                now = end;
+                global.runUntil(end);
             }
         }
         now = Math.max(now, until);
-    }
-
-    private int newSlot() {
-        if (slotsUsed == node.length) {
-            int cap = node.length * 2;
-            node = Arrays.copyOf(node, cap);
-            kind = Arrays.copyOf(kind, cap);
-            port = Arrays.copyOf(port, cap);
-            arg = Arrays.copyOf(arg, cap);
-            freeSlots = Arrays.copyOf(freeSlots, cap);
+        global.advanceTo(now);
+        for (EventQueue q : partitions) {
+            q.advanceTo(now);
         }
-        return slotsUsed++;
     }
 
-    /** The heap holds slots and lane heads, so it can outgrow the slot arrays. */
-    private void growHeap() {
-        int cap = heap.length * 2;
-        heap = Arrays.copyOf(heap, cap);
-        heapTime = Arrays.copyOf(heapTime, cap);
-        heapSeq = Arrays.copyOf(heapSeq, cap);
+    private void runPartitions(long end) {
+        if (partitions.length == 1) {
+            partitions[0].runUntil(end);
+            return;
+        }
+        if (workers == null) {
+            workers = new Workers();
+        }
+        parallelWindow = true;
+        try {
+            workers.run(end);
+        } finally {
+            parallelWindow = false;
+        }
     }
 
-    /** A ring of one lane's pending events, all of one (node, kind, port), in (time, sequence) order. */
-    private static final class Lane {
-        final int node;
-        final int kind;
-        final int port;
+    /** Delivers the frames sent across partitions in the window that ended at {@code end}, lane by lane. */
+    private void handOver(long end) {
+        for (LaneRoute lane : lanes) {
+            Outbox o = lane.outbox;
+            if (o == null || o.count == 0) {
+                continue;
+            }
+            for (int i = 0; i < o.count; i++) {
+                if (o.time[i] <= end) {
+                    throw new IllegalStateException("a frame between partitions arrives at " + o.time[i]
+                            + " ns, inside the window that ended at " + end + " ns: the lookahead is wrong");
+                }
+                lane.to.scheduleOnLane(lane.local, o.time[i], o.key[i], moveFrame(o.arg[i], lane));
+            }
+            o.count = 0;
+        }
+    }
+
+    /** The frame {@code handle} of the sender's slab, copied into a slot of the receiver's (the sender's freed). */
+    private long moveFrame(long handle, LaneRoute lane) {
+        if (slabs == null) {
+            return handle;
+        }
+        HeapSlab from = slabs[lane.from.partition];
+        HeapSlab to = slabs[lane.to.partition];
+        int length = from.length(handle);
+        long copy = to.allocateOrFail(length);
+        MemorySegment.copy(from.bytes(), from.offset(handle), to.bytes(), to.offset(copy), length);
+        from.free(handle);
+        return copy;
+    }
+
+    /** Stops the partitions' threads, if any ran. */
+    @Override
+    public void close() {
+        if (workers != null) {
+            workers.stop();
+            workers = null;
+        }
+    }
+
+    /** Where a lane's frames go: straight into the receiver's queue, or through an outbox between partitions. */
+    private record LaneRoute(EventQueue from, EventQueue to, int local, Outbox outbox) {}
+
+    /** The frames one wire sent across partitions in the current window, in the order sent. */
+    private static final class Outbox {
         long[] time = new long[64];
-        long[] seq = new long[64];
+        long[] key = new long[64];
         long[] arg = new long[64];
-        int mask = 63;
-        int head;
         int count;
 
-        Lane(int node, int kind, int port) {
-            this.node = node;
-            this.kind = kind;
-            this.port = port;
-        }
-
-        void add(long at, long q, long a) {
+        void add(long at, long k, long a) {
             if (count == time.length) {
-                grow();
+                time = Arrays.copyOf(time, count * 2);
+                key = Arrays.copyOf(key, count * 2);
+                arg = Arrays.copyOf(arg, count * 2);
             }
-            int tail = (head + count++) & mask;
-            time[tail] = at;
-            seq[tail] = q;
-            arg[tail] = a;
-        }
-
-        private void grow() {
-            int cap = time.length * 2;
-            long[] t = new long[cap];
-            long[] q = new long[cap];
-            long[] a = new long[cap];
-            for (int i = 0; i < count; i++) {
-                int j = (head + i) & mask;
-                t[i] = time[j];
-                q[i] = seq[j];
-                a[i] = arg[j];
-            }
-            time = t;
-            seq = q;
-            arg = a;
-            mask = cap - 1;
-            head = 0;
+            time[count] = at;
+            key[count] = k;
+            arg[count] = a;
+            count++;
         }
     }
 
-    /** Places the entry (t, q, slot) at the hole {@code i} or above it, moving later parents down. */
-    private void up(int i, long t, long q, int slot) {
-        while (i > 0) {
-            int parent = (i - 1) >>> 2;
-            long pt = heapTime[parent];
-            if (pt < t || (pt == t && heapSeq[parent] < q)) {
-                break;
-            }
-            heap[i] = heap[parent];
-            heapTime[i] = pt;
-            heapSeq[i] = heapSeq[parent];
-            i = parent;
-        }
-        heap[i] = slot;
-        heapTime[i] = t;
-        heapSeq[i] = q;
-    }
+    /**
+     * A thread per partition but the first, which the caller's thread runs: all meet at a barrier
+     * before a window and after it.
+     */
+    private final class Workers {
+        private final CyclicBarrier barrier = new CyclicBarrier(partitions.length);
+        private long end;
+        private boolean stopping;
+        private final Throwable[] failures = new Throwable[partitions.length];
 
-    /** Places the entry (t, q, slot) at the root's hole or below it, moving earlier children up. */
-    private void down(long t, long q, int slot) {
-        int i = 0;
-        while (true) {
-            int first = 4 * i + 1;
-            if (first >= size) {
-                break;
+        Workers() {
+            for (int p = 1; p < partitions.length; p++) {
+                int partition = p;
+                Thread t = new Thread(() -> work(partition), "sim-partition-" + p);
+                t.setDaemon(true);
+                t.start();
             }
-            int last = Math.min(first + 4, size);
-            int c = first;
-            long ct = heapTime[first];
-            long cq = heapSeq[first];
-            for (int j = first + 1; j < last; j++) {
-                long jt = heapTime[j];
-                if (jt < ct || (jt == ct && heapSeq[j] < cq)) {
-                    c = j;
-                    ct = jt;
-                    cq = heapSeq[j];
+        }
+
+        private void work(int partition) {
+            while (true) {
+                await();
+                if (stopping) {
+                    return;
+                }
+                try {
+                    partitions[partition].runUntil(end);
+                } catch (Throwable t) {
+                    failures[partition] = t;
+                }
+                await();
+            }
+        }
+
+        void run(long windowEnd) {
+            end = windowEnd;
+            await();
+            try {
+                partitions[0].runUntil(windowEnd);
+            } catch (Throwable t) {
+                failures[0] = t;
+            }
+            await();
+            for (int p = 0; p < failures.length; p++) {
+                Throwable t = failures[p];
+                if (t != null) {
+                    failures[p] = null;
+                    stop();
+                    workers = null;
+                    if (t instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (t instanceof Error e) {
+                        throw e;
+                    }
+                    throw new IllegalStateException(t);
                 }
             }
-            if (t < ct || (t == ct && q < cq)) {
-                break;
-            }
-            heap[i] = heap[c];
-            heapTime[i] = ct;
-            heapSeq[i] = cq;
-            i = c;
         }
-        heap[i] = slot;
-        heapTime[i] = t;
-        heapSeq[i] = q;
+
+        void stop() {
+            stopping = true;
+            await();
+        }
+
+        private void await() {
+            try {
+                barrier.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("the simulation was interrupted", e);
+            } catch (BrokenBarrierException e) {
+                throw new IllegalStateException("a partition's thread stopped", e);
+            }
+        }
     }
 }

@@ -58,11 +58,20 @@ public final class ScenarioRunner {
      * switches do; the result's {@link SchemeResult#shadows} says what they would have.
      */
     public static SchemeResult run(Scenario s, String scheme, List<String> shadows, Progress progress, Tracing tracing) {
-        Testbed tb = build(s, scheme, shadows);
+        return run(s, scheme, shadows, progress, tracing, 1);
+    }
+
+    /**
+     * The same on {@code threads} partitions of the event loop ({@link Testbed.Builder#threads}): the
+     * result is the same for any number, but for the frame memory, which each partition takes for itself.
+     */
+    public static SchemeResult run(Scenario s, String scheme, List<String> shadows, Progress progress, Tracing tracing,
+                                   int threads) {
+        Testbed tb = build(s, scheme, shadows, threads);
         try {
             return runTraced(tb, s, scheme, progress, tracing);
         } finally {
-            tb.slab().close();        // a grid's next run needs the frames' memory now, not at the next collection
+            tb.close();        // a grid's next run needs the frames' memory now, not at the next collection
         }
     }
 
@@ -113,7 +122,7 @@ public final class ScenarioRunner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the arrival record " + file + ": " + e.getMessage(), e);
         } finally {
-            tb.slab().close();
+            tb.close();
         }
     }
 
@@ -189,7 +198,9 @@ public final class ScenarioRunner {
     }
 
     static SchemeResult runOn(Testbed tb, Scenario s, String scheme, Progress progress) {
-        List<SchemeResult.Pfcwd.Event> wdEvents = new ArrayList<>();
+        // The switches' partitions may run on threads of their own: events are collected from all and
+        // put in (time, switch) order after the run, each switch's own in the order it had them.
+        List<SchemeResult.Pfcwd.Event> wdEvents = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int sw = 0; sw < tb.switches(); sw++) {
             int index = sw;
             tb.core(sw).pfcWatchdogListener(new org.pfcswitch.core.PfcWatchdogListener() {
@@ -319,10 +330,18 @@ public final class ScenarioRunner {
                 started(rec, end), percentile(fct, 0.50), percentile(fct, 0.99), bins, byTraffic, violations,
                 violationsObeying, violationsIgnoring, drops, maxBuffer, cnps, tb.loop().eventsDispatched(),
                 new SchemeResult.Series(times, report, queue, paused, thr), rec,
-                s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, wdEvents),
+                s.pfcwd() == null ? null : new SchemeResult.Pfcwd(storms, restorations, wdDrops, inSwitchOrder(wdEvents)),
                 detector == null ? null : new SchemeResult.Deadlock(detector.checkNanos(), detector.persistNanos(),
                         detector.checks(), detector.reports()),
-                shadows(tb, s), tb.slab().peakFrameBytes());
+                shadows(tb, s), tb.peakFrameBytes());
+    }
+
+    /** {@code events} by time, then switch; a switch's events at one instant in the order it had them. */
+    private static List<SchemeResult.Pfcwd.Event> inSwitchOrder(List<SchemeResult.Pfcwd.Event> events) {
+        List<SchemeResult.Pfcwd.Event> sorted = new ArrayList<>(events);
+        sorted.sort(java.util.Comparator.comparingLong(SchemeResult.Pfcwd.Event::atNanos)
+                .thenComparingInt(SchemeResult.Pfcwd.Event::switchIndex));
+        return sorted;
     }
 
     /** The active scheme's and every shadow's decisions summed over the switches, or null without shadows. */
@@ -372,6 +391,11 @@ public final class ScenarioRunner {
 
     /** The same with shadow schemes {@code shadows} on every switch. */
     public static Testbed build(Scenario s, String scheme, List<String> shadows) {
+        return build(s, scheme, shadows, 1);
+    }
+
+    /** The same on {@code threads} partitions of the event loop (at most one per switch). */
+    public static Testbed build(Scenario s, String scheme, List<String> shadows, int threads) {
         Scenario.Topology topo = s.topology();
         Testbed.Builder b = (topo.isFabric()
                 ? Testbed.fabric(topo.plan())
@@ -380,7 +404,7 @@ public final class ScenarioRunner {
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.model().schemeDefaults().apply(s.mmu()).toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()).shadows(shadows))
                 .switchModel(s.model().switches()).hostModel(s.model().hosts())
-                .headroomQueues(s.model().headroom()).hostAddresses(s.model().addresses());
+                .headroomQueues(s.model().headroom()).hostAddresses(s.model().addresses()).threads(threads);
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());

@@ -46,10 +46,11 @@ import org.pfcswitch.testbed.topology.FabricPlan;
  * <p>On one switch a host may be a clone port of another ({@link Builder#cloneOf}): it replays
  * the other's data frames at the same instants, as the SPFC testbed's virtual ports do.
  */
-public final class Testbed implements Hosts {
+public final class Testbed implements Hosts, AutoCloseable {
 
     private final EventLoop loop;
-    private final HeapSlab slab;
+    /** Frame memory, one slab per partition of the event loop. */
+    private final HeapSlab[] slabs;
     /** The FCT ends when the last ACK is back at the sender ({@link FctEnd#LAST_ACK}): the ideal adds its way back. */
     private final boolean ackReturns;
     private final FlowRecords records;
@@ -92,13 +93,13 @@ public final class Testbed implements Hosts {
         }
     }
 
-    private Testbed(EventLoop loop, HeapSlab slab, FlowRecords records, SwitchNode[] switches, int[] hostSwitch,
+    private Testbed(EventLoop loop, HeapSlab[] slabs, FlowRecords records, SwitchNode[] switches, int[] hostSwitch,
                     int[] hostPort, Fabric fabric, RoceHost[] hosts,
                     int[] hostNode, SplittableRandom random, int payloadMtu, FlowTable table, FlowListeners listeners,
                     DcqcnConfig dcqcn, long[] delayNanos, HostModel hostModel) {
         this.loop = loop;
         this.rateDecreaseIntervalNanos = hostModel.rateDecreaseIntervalNanos();
-        this.slab = slab;
+        this.slabs = slabs;
         this.records = records;
         records.fctEnd(hostModel.fctEnd());
         this.ackReturns = hostModel.fctEnd() == FctEnd.LAST_ACK;
@@ -167,6 +168,10 @@ public final class Testbed implements Hosts {
         if (src == dst || bytes <= 0) {
             throw new IllegalArgumentException("a flow needs two different hosts and > 0 bytes, got " + src + " -> "
                     + dst + ", " + bytes + " B");
+        }
+        if (loop.inParallelWindow()) {
+            throw new IllegalStateException("a traffic that adds flows as the run goes (an incast with repeatUntil)"
+                    + " runs on one thread only; this run has " + loop.partitions() + " (sim --threads)");
         }
         RoceHost from = hosts[src];
         RoceHost to = hosts[dst];
@@ -318,6 +323,7 @@ public final class Testbed implements Hosts {
     public void recordArrivals(int sw, org.pfcswitch.core.record.ArrivalWriter writer) {
         switches[sw].tap((port, handle, now) -> {
             try {
+                HeapSlab slab = slabs[0];                 // one switch: one partition
                 writer.write(now, port, slab.length(handle), slab.bytes(), slab.offset(handle));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException("cannot write the arrival record: " + e.getMessage(), e);
@@ -382,7 +388,7 @@ public final class Testbed implements Hosts {
      */
     public Wire loseFramesTowards(int host, FrameLoss loss) {
         Wire w = switches[hostSwitch[host]].wire(hostPort[host]);
-        w.loseFrames(loss, slab);
+        w.loseFrames(loss, slabs[partitionOf(hostSwitch[host], loop.partitions())]);
         return w;
     }
     /** The event-loop node of host {@code i} (tests deliver frames to it directly). */
@@ -391,7 +397,40 @@ public final class Testbed implements Hosts {
     public int hosts() { return hosts.length; }
     @Override
     public FlowRecords records() { return records; }
-    public HeapSlab slab() { return slab; }
+    /** The frame slab of the first partition: the only one on one thread. */
+    public HeapSlab slab() { return slabs[0]; }
+
+    /** Frames held now, in every partition's slab. */
+    public int framesInUse() {
+        int n = 0;
+        for (HeapSlab s : slabs) {
+            n += s.inUse();
+        }
+        return n;
+    }
+
+    /** The frame memory taken so far: every partition's {@link HeapSlab#peakFrameBytes}. */
+    public long peakFrameBytes() {
+        long bytes = 0;
+        for (HeapSlab s : slabs) {
+            bytes += s.peakFrameBytes();
+        }
+        return bytes;
+    }
+
+    /** Gives the frames' memory back now and stops the partitions' threads; the testbed must not run afterwards. */
+    @Override
+    public void close() {
+        loop.close();
+        for (HeapSlab s : slabs) {
+            s.close();
+        }
+    }
+
+    /** The partition of switch {@code sw} among {@code partitions}: switches dealt out in turn, each with its hosts. */
+    static int partitionOf(int sw, int partitions) {
+        return sw % partitions;
+    }
 
     /** The slab's slot for frames of {@code payloadMtu}: headers, RETH, ICRC, a VLAN tag and a BFC shim at most. */
     static int slotBytes(int payloadMtu) {
@@ -414,6 +453,7 @@ public final class Testbed implements Hosts {
         private long seed = 1;
         private int payloadMtu = 1024;
         private int slabSlots;
+        private int threads = 1;
         private DcqcnConfig dcqcn = DcqcnConfig.none();
         private int controlPriority = 6;
         private SwitchModel switchModel = SwitchModel.DEFAULT;
@@ -502,6 +542,27 @@ public final class Testbed implements Hosts {
         /** RDMA payload per packet (the path MTU: 256..4096). */
         public Builder payloadMtu(int bytes) { payloadMtu = bytes; return this; }
         public Builder slabSlots(int slots) { slabSlots = slots; return this; }
+        /**
+         * Partitions of the event loop, each run on a thread of its own (1 by default): at most one
+         * per switch. The run is the same for any number.
+         */
+        public Builder threads(int n) { threads = n; return this; }
+
+        private void checkThreads(int switches) {
+            if (threads < 1 || threads > switches) {
+                throw new IllegalArgumentException("threads must be 1.." + switches + " (one partition per switch at most: the"
+                        + " topology has " + switches + (switches == 1 ? " switch" : " switches") + "), got " + threads);
+            }
+        }
+
+        /** A slab per partition, each as large as one slab for all would be: memory is taken only for frames held. */
+        private HeapSlab[] slabs(int slots, int frameBytes) {
+            HeapSlab[] slabs = new HeapSlab[threads];
+            for (int p = 0; p < threads; p++) {
+                slabs[p] = new HeapSlab(slots, frameBytes);
+            }
+            return slabs;
+        }
         /** Congestion control of every host: {@link DcqcnConfig#defaults()} or {@link DcqcnConfig#none()} (the default). */
         public Builder dcqcn(DcqcnConfig c) { dcqcn = c; return this; }
         /** Priority of CNPs and ACKs (DSCP 8 × priority); 6 by default, above data, as NICs send CNPs. */
@@ -575,6 +636,7 @@ public final class Testbed implements Hosts {
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, mmuConfig.totalBytes() / 256 + 256L * hostCount + 1024);
             SplittableRandom random = new SplittableRandom(seed);
+            checkThreads(1);
             EventLoop loop = new EventLoop();
             HeapSlab slab = new HeapSlab(slots, frameBytes);
             FlowRecords records = new FlowRecords();
@@ -582,16 +644,16 @@ public final class Testbed implements Hosts {
             FlowListeners listeners = new FlowListeners();
             SwitchNode sw = new SwitchNode(loop, hostCount);
             SwitchCore core = new SwitchCore(coreConfig, switchModel.forSwitch(hostCount), slab, slab, sw, RandomSource.seeded(random.nextLong()));
-            int switchId = loop.register(sw);
+            int switchId = loop.register(sw, 0);
             sw.attach(core, switchId);
             RoceHost[] hosts = new RoceHost[hostCount];
             int[] hostNode = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, macs.get(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(mmuConfig));
-                hostNode[i] = loop.register(hosts[i]);
-                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), switchId, i, rateBps[i], delayNanos[i]));
-                sw.connect(i, new Wire(loop, switchModel.frameCost(), hostNode[i], 0, rateBps[i], delayNanos[i]));
+                hostNode[i] = loop.register(hosts[i], 0);
+                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), hostNode[i], switchId, i, rateBps[i], delayNanos[i]));
+                sw.connect(i, new Wire(loop, switchModel.frameCost(), switchId, hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
             for (RoceHost h : hosts) {
                 h.peers(hosts);
@@ -606,7 +668,7 @@ public final class Testbed implements Hosts {
             for (int i = 0; i < hostCount; i++) {
                 hostPort[i] = i;
             }
-            return new Testbed(loop, slab, records, new SwitchNode[] {sw}, new int[hostCount], hostPort, fabric, hosts,
+            return new Testbed(loop, new HeapSlab[] {slab}, records, new SwitchNode[] {sw}, new int[hostCount], hostPort, fabric, hosts,
                     hostNode, random, payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
         }
 
@@ -665,23 +727,26 @@ public final class Testbed implements Hosts {
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * configs.length);
             SplittableRandom random = new SplittableRandom(seed);
-            EventLoop loop = new EventLoop();
-            HeapSlab slab = new HeapSlab(slots, frameBytes);
+            checkThreads(n);
+            EventLoop loop = new EventLoop(threads);
+            HeapSlab[] slabs = slabs(slots, frameBytes);
+            loop.frames(slabs);
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
             SwitchNode[] nodes = new SwitchNode[n];
             int[] nodeId = new int[n];
             for (int i = 0; i < n; i++) {           // all switches first: wires need their ids
+                HeapSlab slab = slabs[partitionOf(i, threads)];
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
                 SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
-                nodeId[i] = loop.register(nodes[i]);
+                nodeId[i] = loop.register(nodes[i], partitionOf(i, threads));
                 nodes[i].attach(core, nodeId[i]);
             }
             for (int[] c : plan.cables()) {       // both ends of each cable in turn: the order lanes open in
-                nodes[c[0]].connect(c[1], new Wire(loop, switchModel.frameCost(), nodeId[c[2]], c[3],
+                nodes[c[0]].connect(c[1], new Wire(loop, switchModel.frameCost(), nodeId[c[0]], nodeId[c[2]], c[3],
                         plan.linkBps(c[0], c[1]), plan.linkDelayNanos(c[0], c[1])));
-                nodes[c[2]].connect(c[3], new Wire(loop, switchModel.frameCost(), nodeId[c[0]], c[1],
+                nodes[c[2]].connect(c[3], new Wire(loop, switchModel.frameCost(), nodeId[c[2]], nodeId[c[0]], c[1],
                         plan.linkBps(c[2], c[3]), plan.linkDelayNanos(c[2], c[3])));
             }
             int[][] ps = new int[n][];
@@ -701,17 +766,18 @@ public final class Testbed implements Hosts {
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = plan.hostSwitch(i);
                 hostPort[i] = plan.hostPort(i);
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
+                int partition = partitionOf(hostSwitch[i], threads);
+                hosts[i] = new RoceHost(i, loop, slabs[partition], records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
-                hostNode[i] = loop.register(hosts[i]);
-                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
-                nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, switchModel.frameCost(), hostNode[i], 0, rateBps[i], delayNanos[i]));
+                hostNode[i] = loop.register(hosts[i], partition);
+                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), hostNode[i], nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
+                nodes[hostSwitch[i]].connect(hostPort[i], new Wire(loop, switchModel.frameCost(), nodeId[hostSwitch[i]], hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
             for (int i = 0; i < hostCount; i++) {
                 hosts[i].peers(hosts);
                 hosts[i].ignorePfc(ignoresPfc[i]);
             }
-            Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
+            Testbed tb = new Testbed(loop, slabs, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
                     payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
             tb.plan = plan;
             tb.peerSwitch = ps;
@@ -745,25 +811,28 @@ public final class Testbed implements Hosts {
             int slots = slabSlots > 0 ? slabSlots
                     : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * n);
             SplittableRandom random = new SplittableRandom(seed);
-            EventLoop loop = new EventLoop();
-            HeapSlab slab = new HeapSlab(slots, frameBytes);
+            checkThreads(n);
+            EventLoop loop = new EventLoop(threads);
+            HeapSlab[] slabs = slabs(slots, frameBytes);
+            loop.frames(slabs);
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
             SwitchNode[] nodes = new SwitchNode[n];
             int[] nodeId = new int[n];
             for (int i = 0; i < n; i++) {
+                HeapSlab slab = slabs[partitionOf(i, threads)];
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
                 SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
-                nodeId[i] = loop.register(nodes[i]);
+                nodeId[i] = loop.register(nodes[i], partitionOf(i, threads));
                 nodes[i].attach(core, nodeId[i]);
             }
             int[][] ps = new int[n][];
             int[][] pp = new int[n][];
             for (int i = 0; i < n; i++) {
                 int next = (i + 1) % n;
-                nodes[i].connect(1, new Wire(loop, switchModel.frameCost(), nodeId[next], 2, fabric.bps(), fabric.delayNanos()));
-                nodes[next].connect(2, new Wire(loop, switchModel.frameCost(), nodeId[i], 1, fabric.bps(), fabric.delayNanos()));
+                nodes[i].connect(1, new Wire(loop, switchModel.frameCost(), nodeId[i], nodeId[next], 2, fabric.bps(), fabric.delayNanos()));
+                nodes[next].connect(2, new Wire(loop, switchModel.frameCost(), nodeId[next], nodeId[i], 1, fabric.bps(), fabric.delayNanos()));
                 ps[i] = new int[] {-1, next, (i + n - 1) % n};
                 pp[i] = new int[] {-1, 2, 1};
             }
@@ -773,17 +842,18 @@ public final class Testbed implements Hosts {
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = i;
-                hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
+                int partition = partitionOf(i, threads);
+                hosts[i] = new RoceHost(i, loop, slabs[partition], records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[i].mmu()));
-                hostNode[i] = loop.register(hosts[i]);
-                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), nodeId[i], 0, rateBps[i], delayNanos[i]));
-                nodes[i].connect(0, new Wire(loop, switchModel.frameCost(), hostNode[i], 0, rateBps[i], delayNanos[i]));
+                hostNode[i] = loop.register(hosts[i], partition);
+                hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), hostNode[i], nodeId[i], 0, rateBps[i], delayNanos[i]));
+                nodes[i].connect(0, new Wire(loop, switchModel.frameCost(), nodeId[i], hostNode[i], 0, rateBps[i], delayNanos[i]));
             }
             for (int i = 0; i < hostCount; i++) {
                 hosts[i].peers(hosts);
                 hosts[i].ignorePfc(ignoresPfc[i]);
             }
-            Testbed tb = new Testbed(loop, slab, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
+            Testbed tb = new Testbed(loop, slabs, records, nodes, hostSwitch, hostPort, fabric, hosts, hostNode, random,
                     payloadMtu, table, listeners, dcqcn, delayNanos.clone(), hostModel);
             tb.peerSwitch = ps;
             tb.peerPort = pp;

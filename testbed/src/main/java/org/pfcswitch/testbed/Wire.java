@@ -28,15 +28,11 @@ public final class Wire implements Line {
     private ParsedFrame lossView;
     private long framesLost;
 
-    Wire(EventLoop loop, int peerNode, int peerPort, long rateBps, long delayNanos) {
-        this(loop, FrameCost.ETHERNET, peerNode, peerPort, rateBps, delayNanos);
-    }
-
-    /** A wire whose frames take {@code cost}'s line time (the switches' and hosts' own). */
-    Wire(EventLoop loop, FrameCost cost, int peerNode, int peerPort, long rateBps, long delayNanos) {
+    /** A wire from node {@code fromNode} to {@code peerPort} of {@code peerNode}, whose frames take {@code cost}'s line time. */
+    Wire(EventLoop loop, FrameCost cost, int fromNode, int peerNode, int peerPort, long rateBps, long delayNanos) {
         this.loop = loop;
         this.cost = cost;
-        this.lane = loop.openLane(peerNode, peerPort);     // arrivals on one wire come in time order
+        this.lane = loop.openLane(fromNode, peerNode, peerPort, delayNanos);     // arrivals on one wire come in time order
         this.rateBps = rateBps;
         this.delayNanos = delayNanos;
     }

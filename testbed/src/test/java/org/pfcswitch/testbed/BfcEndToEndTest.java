@@ -190,7 +190,7 @@ class BfcEndToEndTest {
             assertEquals(0, core.framesHeld(), run);
             assertEquals(0, core.mmu().ledger().totalUsed(), run);
         }
-        assertEquals(0, tb.slab().inUse(), "every buffer came back: " + run);
+        assertEquals(0, tb.framesInUse(), "every buffer came back: " + run);
     }
 
     private static long receivedBytes(Testbed tb) {

@@ -9,13 +9,16 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 
-/** The loop runs events in (time, order scheduled) order, whichever queue an event waits in. */
+/**
+ * The loop runs events by time, then the node that scheduled them (none, outside the run, first),
+ * then the order that node scheduled them in, whichever queue an event waits in.
+ */
 class EventLoopTest {
 
     private static final int NODES = 4;
 
     @Test
-    void runsEventsInTimeThenScheduleOrderWhateverQueueTheyWaitIn() {
+    void runsEventsByTimeThenSchedulingNodeThenItsOrderWhateverQueueTheyWaitIn() {
         assertEquals(reference(7), fromLoop(7));
         assertEquals(reference(8), fromLoop(8));
     }
@@ -102,21 +105,22 @@ class EventLoopTest {
         return ran;
     }
 
-    /** The same workload on a plain priority queue of (time, sequence number). */
+    /** The same workload on a plain priority queue of (time, scheduling node, that node's sequence number). */
     private static List<String> reference(long seed) {
-        record Event(long at, long seq, int node, int kind, int port, long arg) {}
+        record Event(long at, int from, long seq, int node, int kind, int port, long arg) {}
         PriorityQueue<Event> queue = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at)
-                : Long.compare(x.seq, y.seq));
-        long[] seq = {0};
+                : x.from != y.from ? Integer.compare(x.from, y.from) : Long.compare(x.seq, y.seq));
+        long[] seq = new long[NODES + 1];
+        int[] running = {-1};
         Scheduler s = new Scheduler() {
             @Override
             public void schedule(long at, int node, int kind, int port, long arg) {
-                queue.add(new Event(at, seq[0]++, node, kind, port, arg));
+                queue.add(new Event(at, running[0], seq[running[0] + 1]++, node, kind, port, arg));
             }
 
             @Override
             public void onLane(int lane, int node, long at, long arg) {
-                queue.add(new Event(at, seq[0]++, node, EventLoop.FRAME, 1, arg));
+                queue.add(new Event(at, running[0], seq[running[0] + 1]++, node, EventLoop.FRAME, 1, arg));
             }
         };
         int[] lanes = new int[NODES];
@@ -125,7 +129,9 @@ class EventLoopTest {
         while (!queue.isEmpty()) {
             Event e = queue.poll();
             ran.add(e.at + " " + e.node + " " + e.kind + " " + e.port + " " + e.arg);
+            running[0] = e.node;
             react(s, lanes, e.node, e.kind, e.arg, e.at);
+            running[0] = -1;
         }
         return ran;
     }

@@ -166,7 +166,7 @@ class LeafSpineTest {
         }
         assertTrue(pfc > 0, scheme + ": the incast must drive the fabric into PFC");
         assertEquals(offered, received, scheme);
-        assertEquals(0, tb.slab().inUse(), scheme + ": every buffer came back");
+        assertEquals(0, tb.framesInUse(), scheme + ": every buffer came back");
     }
 
     @Test
