@@ -98,8 +98,15 @@ final class RunCommand implements Callable<Integer> {
     Path record;
 
     @Option(names = "--record-max", paramLabel = "N", defaultValue = "10000000",
-            description = "With --record: record at most N arrivals, 80 bytes each (default: ${DEFAULT-VALUE}).")
+            description = "With --record: record at most N arrivals, 80 bytes each (default: ${DEFAULT-VALUE}; at most "
+                    + RECORD_MAX_LIMIT + ", 80 GB). A warning says at start when N of them would not fit the file system's free space.")
     long recordMax;
+
+    /**
+     * The most {@code --record-max} takes: 80 GB of records, hours of a busy lab port; a larger
+     * number is a typo, not a plan (the free space is checked as well, at start).
+     */
+    static final long RECORD_MAX_LIMIT = 1_000_000_000L;
 
     @Option(names = "--drop-log", paramLabel = "FILE",
             description = "At shutdown, write the lossless drops of senders that obey PFC to FILE (CSV): port, priority, "
@@ -141,6 +148,9 @@ final class RunCommand implements Callable<Integer> {
         if (statsEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--stats-every must be >= 0, got " + statsEvery);
         }
+        if (recordMax < 1 || recordMax > RECORD_MAX_LIMIT) {
+            throw new ParameterException(spec.commandLine(), "--record-max must be 1.." + RECORD_MAX_LIMIT + ", got " + recordMax);
+        }
         if (controlPort < 1 || controlPort > 65535) {
             throw new ParameterException(spec.commandLine(), "--control-port must be 1..65535, got " + controlPort);
         }
@@ -173,6 +183,7 @@ final class RunCommand implements Callable<Integer> {
             } catch (org.pfcswitch.config.ConfigException e) {
                 log("note: " + e.getMessage() + ": the switch will not start on this machine");
             }
+            warnIfRecordingOutgrowsDisk();
             log("configuration OK");
             return 0;
         }
@@ -189,9 +200,6 @@ final class RunCommand implements Callable<Integer> {
 
         org.pfcswitch.core.record.ArrivalRecorder recorder = null;
         if (record != null) {
-            if (recordMax < 1) {
-                throw new ParameterException(spec.commandLine(), "--record-max must be at least 1, got " + recordMax);
-            }
             long[] speeds = cfg.ports().stream().mapToLong(SwitchConfig.Port::speedBps).toArray();
             java.util.Map<Long, Integer> macs = new java.util.LinkedHashMap<>();
             for (var s : cfg.core().staticMacs()) {
@@ -202,6 +210,7 @@ final class RunCommand implements Callable<Integer> {
                     org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING, recordMax, this::log);
             log("recording arrivals to " + record + " (at most " + recordMax + ", ring of "
                     + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING + ")");
+            warnIfRecordingOutgrowsDisk();
         }
         org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
         // The control port first: a second switch given a port in use stops before it opens a device.
@@ -355,6 +364,30 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** One line per port whose learning is limited (ports: learning: {maxMacs, moves}). */
+    /**
+     * With {@code --record}: one line when {@code --record-max} arrivals would not fit the free
+     * space of the recording's file system. A warning, not a refusal: the limit is a ceiling, a
+     * short run writes far less, and a disk that fills stops the recording cleanly (a readable
+     * prefix, exit 4).
+     */
+    private void warnIfRecordingOutgrowsDisk() {
+        if (record == null) {
+            return;
+        }
+        long most = recordMax * org.pfcswitch.core.record.ArrivalFormat.RECORD_BYTES;
+        Path folder = record.toAbsolutePath().getParent();
+        try {
+            long free = java.nio.file.Files.getFileStore(folder).getUsableSpace();
+            if (most > free) {
+                log(String.format(java.util.Locale.ROOT, "warning: --record-max %d arrivals take up to %.1f MB, more than"
+                        + " the %.1f MB free on the file system of %s: the recording stops when it is full", recordMax,
+                        most / 1e6, free / 1e6, record));
+            }
+        } catch (java.io.IOException e) {
+            log("warning: cannot read the free space of " + folder + " for --record: " + e.getMessage());
+        }
+    }
+
     private void logPortSecurity(SwitchConfig cfg) {
         for (int p = 0; p < cfg.ports().size(); p++) {
             org.pfcswitch.core.PortLearning l = cfg.core().portLearning().get(p);
