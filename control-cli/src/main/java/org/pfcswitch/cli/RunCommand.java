@@ -174,6 +174,7 @@ final class RunCommand implements Callable<Integer> {
             }
             DpdkSwitch.describeWorkers(cfg, null, this::log);
             logPortSecurity(cfg);
+            logStallTolerance(cfg);
             var d = cfg.core().deadlock();
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
                     "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
@@ -250,6 +251,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         logPortSecurity(cfg);
+        logStallTolerance(cfg);
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
         WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadIds(), System.nanoTime());
@@ -385,6 +387,34 @@ final class RunCommand implements Callable<Integer> {
             }
         } catch (java.io.IOException e) {
             log("warning: cannot read the free space of " + folder + " for --record: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Per port with a receive ring and a speed, the worker stall it rides out without losing a frame
+     * of a sender that obeys PFC. While the worker is stalled no XOFF goes out, so the sender goes
+     * on at line rate: its ring must hold all of it (else the kernel or NIC drops it), and when the
+     * worker runs again that backlog reaches the lossless queue at once, where the headroom must hold
+     * it. The shorter of the two, at line rate in the ring's 1500 B frames; less whatever the cable
+     * and the sender's own reaction take of the headroom.
+     */
+    private void logStallTolerance(SwitchConfig cfg) {
+        org.pfcswitch.mmu.MmuConfig mmu = cfg.core().mmu();
+        if (mmu.losslessCount() == 0 || mmu.scheme().equals("bfc")) {
+            return;
+        }
+        for (int p = 0; p < cfg.ports().size(); p++) {
+            SwitchConfig.Port port = cfg.ports().get(p);
+            if (port.isClone() || port.speedBps() <= 0) {
+                continue;
+            }
+            double ringMs = org.pfcswitch.dataplane.RxRing.rideOutNanos(org.pfcswitch.dataplane.RxRing.frames(port),
+                    port.speedBps()) / 1e6;
+            double headroomMs = mmu.headroomBytes(p) * 8 * 1e3 / port.speedBps();
+            log(String.format(java.util.Locale.ROOT, "stall tolerance %s: a worker stall up to %.1f ms loses no lossless"
+                    + " frame of a sender that obeys PFC (rx ring %.1f ms, headroom %d B %.1f ms, at %s)", port.name(),
+                    Math.min(ringMs, headroomMs), ringMs, mmu.headroomBytes(p), headroomMs,
+                    org.pfcswitch.dataplane.Rates.format(port.speedBps())));
         }
     }
 

@@ -19,6 +19,7 @@ final class FloodedSwitch implements AutoCloseable {
     /** The API's base address, {@code http://127.0.0.1:PORT}. */
     final String api;
     final Path tokenFile;
+    private boolean closed;
 
     private FloodedSwitch(SwitchProcess process, int port, Path tokenFile) {
         this.process = process;
@@ -51,9 +52,13 @@ final class FloodedSwitch implements AutoCloseable {
         return Files.readString(tokenFile).trim();
     }
 
-    /** Stops the switch with SIGTERM: it must exit 0 (its output is the failure's message). */
+    /** Stops the switch with SIGTERM: it must exit 0 (its output is the failure's message). Once. */
     @Override
     public void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try {
             assertEquals(0, process.signalAndWait("TERM", Duration.ofSeconds(30)), process.stdout() + "\n" + process.stderr());
         } finally {

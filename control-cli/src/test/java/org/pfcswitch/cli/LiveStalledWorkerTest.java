@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +61,7 @@ class LiveStalledWorkerTest {
             String startLog = sw.process.stdout();
             assertTrue(startLog.contains("worker 0: owns a") && startLog.contains("worker 1: owns b"), startLog);
             assertEquals("dt", scheme(http, sw), "as configured");
-            long worker1 = workerThreads(sw.process.pid()).get(1);
+            long worker1 = workerThreads(sw.process.pid(), 2).get(1);
 
             HttpResponse<String> refused;
             try (FrozenThread frozen = FrozenThread.freezeAsleep(sw.process.pid(), worker1)) {
@@ -81,6 +83,36 @@ class LiveStalledWorkerTest {
         }
     }
 
+    /**
+     * A worker the OS does not run when its idle sleep ends is stalled like one taken off its CPU
+     * mid-pass (its rings fill meanwhile): the shutdown log's longest stall covers a 1.5 s freeze
+     * that began in the sleep (only the sleep asked for is not a stall).
+     */
+    @Test
+    void aWorkerHeldPastItsIdleSleepCountsAsStalled() throws Exception {
+        NetnsLab.requireRootAndTools();
+        assertTrue(Files.isDirectory(FREEZER), "this test needs the cgroup-v1 freezer at " + FREEZER);
+        String log;
+        try (FloodedSwitch sw = FloodedSwitch.start(dir, """
+                eal: {hugepages: off}
+                ports:
+                  - {name: a, device: net_ring0, speed: 1G}
+                mmu: {totalBytes: 1MiB, scheme: dt}
+                poll: {idleSleep: 1ms}
+                """, dir.resolve("control.token"))) {
+            long worker = workerThreads(sw.process.pid(), 1).getFirst();
+            try (FrozenThread frozen = FrozenThread.freezeAsleep(sw.process.pid(), worker)) {
+                Thread.sleep(1_500);
+            }
+            Thread.sleep(200);
+            sw.close();
+            log = sw.process.stdout();
+        }
+        Matcher longest = Pattern.compile("poll-loop stalls .*longest (\\d+) us").matcher(log);
+        assertTrue(longest.find(), log);
+        assertTrue(Long.parseLong(longest.group(1)) >= 1_400_000, "the freeze counts as one stall: " + longest.group());
+    }
+
     private static HttpResponse<String> setScheme(HttpClient http, FloodedSwitch sw, String scheme) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(sw.api + "/api/v1/scheme")).timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + sw.token())
@@ -100,20 +132,21 @@ class LiveStalledWorkerTest {
      * characters of a thread's name, so {@code pfcswitch-core-0} and {@code -1} both read
      * {@code pfcswitch-core-}; worker 0 is started first.
      */
-    private static List<Long> workerThreads(long pid) throws Exception {
+    private static List<Long> workerThreads(long pid, int workers) throws Exception {
         record Task(long tid, long startedTicks) {}
-        List<Task> workers = new ArrayList<>();
+        List<Task> found = new ArrayList<>();
         try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
-                if (Files.readString(task.resolve("comm")).strip().equals("pfcswitch-core-")) {
+                String name = Files.readString(task.resolve("comm")).strip();
+                if (workers == 1 ? name.equals("pfcswitch-core") : name.equals("pfcswitch-core-")) {
                     String stat = Files.readString(task.resolve("stat"));
                     String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    workers.add(new Task(Long.parseLong(task.getFileName().toString()), Long.parseLong(afterName[19])));
+                    found.add(new Task(Long.parseLong(task.getFileName().toString()), Long.parseLong(afterName[19])));
                 }
             }
         }
-        assertEquals(2, workers.size(), "two worker threads in " + pid);
-        return workers.stream().sorted(Comparator.comparingLong(Task::startedTicks).thenComparingLong(Task::tid))
+        assertEquals(workers, found.size(), "worker threads in " + pid);
+        return found.stream().sorted(Comparator.comparingLong(Task::startedTicks).thenComparingLong(Task::tid))
                 .map(Task::tid).toList();
     }
 
