@@ -150,9 +150,9 @@ class LiveSchemesTest extends ThreeHostLabTest {
                 "--drop-log", dropLog.toString()));
         int controlPort = changes.isEmpty() ? 0 : ControlApiTest.freePort();
         Path token = dir.resolve("control-" + scheme + "-" + workers + ".token");
-        if (!changes.isEmpty()) {
-            args.addAll(List.of("--control-port", Integer.toString(controlPort), "--token-file", token.toString()));
-        }
+        // A control API only for live changes, on a free port: the default port is every other switch's on the machine.
+        args.addAll(changes.isEmpty() ? List.of("--no-control")
+                : List.of("--control-port", Integer.toString(controlPort), "--token-file", token.toString()));
         List<String> changed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         try (SwitchProcess sw = SwitchProcess.start(args.toArray(String[]::new))) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
