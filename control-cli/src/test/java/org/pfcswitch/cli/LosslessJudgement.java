@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * and the build, the worker cannot be given a CPU of its own, and no ring size rides out every
  * stall (docs/performance.md, "Measured: lossless drops of the live scheme tests on two shared
  * CPUs"). A drop the switch made anywhere else (its MMU, its headroom, no XOFF sent) still fails.
- * {@link #exceptRxRings} lets only the rings' drops through, for a lab sized for its machine's stalls.
+ * {@link #none} lets nothing through, for a lab sized for its machine's stalls.
  */
 final class LosslessJudgement {
 
@@ -29,32 +29,23 @@ final class LosslessJudgement {
     private LosslessJudgement() {}
 
     /**
-     * Judges the run of {@code scheme} in {@code text} strictly but for the rx rings: no lossless
-     * drop of a sender that obeys PFC, whoever's the attribution line says it is (the emulated
-     * wires', the switch's in its MMU, the host's, untraceable), save those the switch ports' rx rings
-     * report, which are printed: the kernel's count of them has been seen to exceed what a ring of
-     * that size could have dropped (docs/performance.md, run L). For a lab whose rings and headroom
-     * are sized for the stalls of the machine it runs on, as {@link LiveSchemesTest}'s. Returns the
-     * rings' drops.
+     * Judges the run of {@code scheme} in {@code text} strictly: no lossless drop of a sender that
+     * obeys PFC at all, whoever's the attribution line says it is (the emulated wires', the switch's
+     * rx rings' or MMU's, the host's, untraceable). For a lab whose rings and headroom are sized for
+     * the stalls of the machine it runs on, as {@link LiveSchemesTest}'s.
      */
-    static long exceptRxRings(String label, String scheme, String text) {
+    static void none(String label, String scheme, String text) {
         Matcher m = Pattern.compile(Pattern.quote(scheme) + " " + ATTRIBUTED.pattern()).matcher(text);
         if (!m.find()) {
             throw new AssertionError(label + ": no attribution line for " + scheme + "\n" + text);
         }
-        Matcher rings = IN_RX_RINGS.matcher(m.group());
-        long inRxRings = rings.find() ? Long.parseLong(rings.group(1)) : 0;
-        long drops = -inRxRings;
+        long drops = 0;
         for (int g = 1; g <= 4; g++) {
             drops += Long.parseLong(m.group(g));
         }
         if (drops > 0) {
             throw new AssertionError(label + ": " + m.group() + "\n" + text);
         }
-        if (inRxRings > 0) {
-            System.out.println(label + ": " + m.group());
-        }
-        return inRxRings;
     }
 
     /**
