@@ -99,8 +99,15 @@ final class RunCommand implements Callable<Integer> {
     Path record;
 
     @Option(names = "--record-max", paramLabel = "N", defaultValue = "10000000",
-            description = "With --record: record at most N arrivals, 80 bytes each (default: ${DEFAULT-VALUE}).")
+            description = "With --record: record at most N arrivals, 80 bytes each (default: ${DEFAULT-VALUE}; at most "
+                    + RECORD_MAX_LIMIT + ", 80 GB). A warning says at start when N of them would not fit the file system's free space.")
     long recordMax;
+
+    /**
+     * The most {@code --record-max} takes: 80 GB of records, hours of a busy lab port; a larger
+     * number is a typo, not a plan (the free space is checked as well, at start).
+     */
+    static final long RECORD_MAX_LIMIT = 1_000_000_000L;
 
     @Option(names = "--drop-log", paramLabel = "FILE",
             description = "At shutdown, write the lossless drops of senders that obey PFC to FILE (CSV): port, priority, "
@@ -142,6 +149,9 @@ final class RunCommand implements Callable<Integer> {
         if (statsEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--stats-every must be >= 0, got " + statsEvery);
         }
+        if (recordMax < 1 || recordMax > RECORD_MAX_LIMIT) {
+            throw new ParameterException(spec.commandLine(), "--record-max must be 1.." + RECORD_MAX_LIMIT + ", got " + recordMax);
+        }
         if (controlPort < 1 || controlPort > 65535) {
             throw new ParameterException(spec.commandLine(), "--control-port must be 1..65535, got " + controlPort);
         }
@@ -165,6 +175,7 @@ final class RunCommand implements Callable<Integer> {
             }
             DpdkSwitch.describeWorkers(cfg, null, this::log);
             logPortSecurity(cfg);
+            logStallTolerance(cfg);
             var d = cfg.core().deadlock();
             log(d == null ? "deadlock detection: off" : String.format(java.util.Locale.ROOT,
                     "deadlock detection: a check every %.1f ms, a cycle reported after %.1f ms (misses under %.1f ms"
@@ -174,6 +185,7 @@ final class RunCommand implements Callable<Integer> {
             } catch (org.pfcswitch.config.ConfigException e) {
                 log("note: " + e.getMessage() + ": the switch will not start on this machine");
             }
+            warnIfRecordingOutgrowsDisk();
             log("configuration OK");
             return 0;
         }
@@ -190,9 +202,6 @@ final class RunCommand implements Callable<Integer> {
 
         org.pfcswitch.core.record.ArrivalRecorder recorder = null;
         if (record != null) {
-            if (recordMax < 1) {
-                throw new ParameterException(spec.commandLine(), "--record-max must be at least 1, got " + recordMax);
-            }
             long[] speeds = cfg.ports().stream().mapToLong(SwitchConfig.Port::speedBps).toArray();
             java.util.Map<Long, Integer> macs = new java.util.LinkedHashMap<>();
             for (var s : cfg.core().staticMacs()) {
@@ -205,6 +214,7 @@ final class RunCommand implements Callable<Integer> {
             log("recording arrivals to " + record + " (at most " + recordMax + ", ring of "
                     + org.pfcswitch.core.record.ArrivalRecorder.DEFAULT_RING
                     + (workers > 1 ? " per worker, merged in time order" : "") + ")");
+            warnIfRecordingOutgrowsDisk();
         }
         org.pfcswitch.core.record.ArrivalRecorder rec = recorder;
         // The control port first: a second switch given a port in use stops before it opens a device.
@@ -244,6 +254,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         logPortSecurity(cfg);
+        logStallTolerance(cfg);
         log("forwarding; stop with " + (ignored.contains("SIGINT") ? "SIGTERM" : "Ctrl-C or SIGTERM"));
         SwitchStatus status = new SwitchStatus(sw);
         WorkerAllocation allocation = new WorkerAllocation(sw.workerThreadIds(), System.nanoTime());
@@ -358,6 +369,58 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** One line per port whose learning is limited (ports: learning: {maxMacs, moves}). */
+    /**
+     * With {@code --record}: one line when {@code --record-max} arrivals would not fit the free
+     * space of the recording's file system. A warning, not a refusal: the limit is a ceiling, a
+     * short run writes far less, and a disk that fills stops the recording cleanly (a readable
+     * prefix, exit 4).
+     */
+    private void warnIfRecordingOutgrowsDisk() {
+        if (record == null) {
+            return;
+        }
+        long most = recordMax * org.pfcswitch.core.record.ArrivalFormat.RECORD_BYTES;
+        Path folder = record.toAbsolutePath().getParent();
+        try {
+            long free = java.nio.file.Files.getFileStore(folder).getUsableSpace();
+            if (most > free) {
+                log(String.format(java.util.Locale.ROOT, "warning: --record-max %d arrivals take up to %.1f MB, more than"
+                        + " the %.1f MB free on the file system of %s: the recording stops when it is full", recordMax,
+                        most / 1e6, free / 1e6, record));
+            }
+        } catch (java.io.IOException e) {
+            log("warning: cannot read the free space of " + folder + " for --record: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Per port with a receive ring and a speed, the worker stall it rides out without losing a frame
+     * of a sender that obeys PFC. While the worker is stalled no XOFF goes out, so the sender goes
+     * on at line rate: its ring must hold all of it (else the kernel or NIC drops it), and when the
+     * worker runs again that backlog reaches the lossless queue at once, where the headroom must hold
+     * it. The shorter of the two, at line rate in the ring's 1500 B frames; less whatever the cable
+     * and the sender's own reaction take of the headroom.
+     */
+    private void logStallTolerance(SwitchConfig cfg) {
+        org.pfcswitch.mmu.MmuConfig mmu = cfg.core().mmu();
+        if (mmu.losslessCount() == 0 || mmu.scheme().equals("bfc")) {
+            return;
+        }
+        for (int p = 0; p < cfg.ports().size(); p++) {
+            SwitchConfig.Port port = cfg.ports().get(p);
+            if (port.isClone() || port.speedBps() <= 0) {
+                continue;
+            }
+            double ringMs = org.pfcswitch.dataplane.RxRing.rideOutNanos(org.pfcswitch.dataplane.RxRing.frames(port),
+                    port.speedBps()) / 1e6;
+            double headroomMs = mmu.headroomBytes(p) * 8 * 1e3 / port.speedBps();
+            log(String.format(java.util.Locale.ROOT, "stall tolerance %s: a worker stall up to %.1f ms loses no lossless"
+                    + " frame of a sender that obeys PFC (rx ring %.1f ms, headroom %d B %.1f ms, at %s)", port.name(),
+                    Math.min(ringMs, headroomMs), ringMs, mmu.headroomBytes(p), headroomMs,
+                    org.pfcswitch.dataplane.Rates.format(port.speedBps())));
+        }
+    }
+
     private void logPortSecurity(SwitchConfig cfg) {
         for (int p = 0; p < cfg.ports().size(); p++) {
             org.pfcswitch.core.PortLearning l = cfg.core().portLearning().get(p);

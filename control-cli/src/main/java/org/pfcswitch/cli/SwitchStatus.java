@@ -190,7 +190,11 @@ final class SwitchStatus {
         return b.isEmpty() ? " none" : b.toString();
     }
 
-    /** "poll-loop stalls >= 100us 3, >= 1ms 1, ...; longest 1234 us": how late timers and PFC refreshes could have been. */
+    /**
+     * "poll-loop stalls >= 100us 3, >= 1ms 1, ...; longest 1234 us, held past an idle sleep up to 900 us":
+     * how late timers and PFC refreshes could have been, and the longest of those stalls that the
+     * OS added to a worker's idle sleep.
+     */
     private String stalls() {
         long[] counts = sw.stalls();
         StringBuilder s = new StringBuilder("poll-loop stalls");
@@ -199,7 +203,9 @@ final class SwitchStatus {
             s.append(b == 0 ? " " : ", ").append(">= ").append(bound >= 1_000_000 ? bound / 1_000_000 + "ms" : bound / 1000 + "us")
                     .append(' ').append(counts[b]);
         }
-        return s.append("; longest ").append(sw.longestPassNanos() / 1000).append(" us").toString();
+        s.append("; longest ").append(sw.longestPassNanos() / 1000).append(" us");
+        long pastSleep = sw.longestHeldPastSleepNanos();
+        return pastSleep == 0 ? s.toString() : s.append(", held past an idle sleep up to ").append(pastSleep / 1000).append(" us").toString();
     }
 
     private String name(int port) {

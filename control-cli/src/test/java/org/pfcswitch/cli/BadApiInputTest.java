@@ -36,27 +36,22 @@ class BadApiInputTest {
 
     @TempDir
     static Path dir;
-    SwitchProcess sw;
+    FloodedSwitch sw;
     String api;
     Path tokenFile;
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     void startSwitch() throws Exception {
-        Path cfg = dir.resolve("switch.yaml");
-        Files.writeString(cfg, "eal: {hugepages: off}\n" + ControlApiTest.FLOOD_SWITCH);
-        int port = ControlApiTest.freePort();
-        api = "http://127.0.0.1:" + port;
-        tokenFile = dir.resolve("tokens").resolve("control.token");
-        sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file",
-                tokenFile.toString());
-        sw.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(60));
+        sw = FloodedSwitch.start(dir, "eal: {hugepages: off}\n" + ControlApiTest.FLOOD_SWITCH,
+                dir.resolve("tokens").resolve("control.token"));
+        api = sw.api;
+        tokenFile = sw.tokenFile;
     }
 
     @AfterAll
     void stopSwitch() throws Exception {
         if (sw != null) {
-            assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + "\n" + sw.stderr());
             sw.close();
         }
     }

@@ -94,6 +94,9 @@ class BadInputTest {
         add("stats-every Infinity", 2, "'Infinity' is not a finite number", "run", "-c", good, "--stats-every", "Infinity", "--check");
         add("stats-every text", 2, "'soon' is not a number", "run", "-c", good, "--stats-every", "soon", "--check");
         add("stats-every negative", 2, "--stats-every must be >= 0", "run", "-c", good, "--stats-every", "-1", "--check");
+        add("record-max 0", 2, "--record-max must be 1..1000000000, got 0", "run", "-c", good, "--record-max", "0", "--check");
+        add("record-max past its bound", 2, "--record-max must be 1..1000000000, got 20000000000", "run", "-c", good,
+                "--record-max", "20000000000", "--check");
         add("control-port 0", 2, "--control-port must be 1..65535", "run", "-c", good, "--control-port", "0", "--check");
         add("control-port 70000", 2, "--control-port must be 1..65535", "run", "-c", good, "--control-port", "70000", "--check");
         add("run missing file", 1, "no such file", "run", "-c", dir.resolve("nope.yaml").toString(), "--check");

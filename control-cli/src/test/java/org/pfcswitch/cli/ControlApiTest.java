@@ -58,7 +58,7 @@ class ControlApiTest {
 
     @TempDir
     static Path dir;
-    SwitchProcess sw;
+    FloodedSwitch sw;
     int port;
     String api;
     Path tokenFile;
@@ -72,14 +72,11 @@ class ControlApiTest {
 
     @BeforeAll
     void startSwitch() throws Exception {
-        Path cfg = dir.resolve("switch.yaml");
-        Files.writeString(cfg, "eal: {hugepages: off}\n" + FLOOD_SWITCH + "pfcwd: {detection: 200ms, restoration: 400ms, action: drop}\n");
-        port = freePort();
-        api = "http://127.0.0.1:" + port;
-        tokenFile = dir.resolve("tokens").resolve("control.token");
-        sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file",
-                tokenFile.toString());
-        sw.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(60));
+        sw = FloodedSwitch.start(dir, "eal: {hugepages: off}\n" + FLOOD_SWITCH
+                + "pfcwd: {detection: 200ms, restoration: 400ms, action: drop}\n", dir.resolve("tokens").resolve("control.token"));
+        port = sw.port;
+        api = sw.api;
+        tokenFile = sw.tokenFile;
         // Every test may assume congestion: wait (bounded) until the flooded port has been paused once.
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (show("pfc").get("ports").get(1).get("pause_sent").get(3).asLong() == 0 && System.nanoTime() < deadline) {
@@ -90,9 +87,8 @@ class ControlApiTest {
     @AfterAll
     void stopSwitch() throws Exception {
         if (sw != null) {
-            assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + "\n" + sw.stderr());
-            assertFalse(Files.exists(tokenFile), "the token file goes with the switch");
             sw.close();
+            assertFalse(Files.exists(tokenFile), "the token file goes with the switch");
         }
     }
 
@@ -238,7 +234,7 @@ class ControlApiTest {
         JsonNode scheme = show("scheme");
         assertEquals("0.25", param(scheme, "alpha"));
         assertEquals(400 * 1024, scheme.get("ecn").get("kmax_bytes").asLong());
-        sw.awaitLine("control: set {alpha=1/4, ecn.kmax=400KiB}", Duration.ofSeconds(5));
+        sw.process.awaitLine("control: set {alpha=1/4, ecn.kmax=400KiB}", Duration.ofSeconds(5));
 
         Cli to = Cli.run("set", "scheme", "spfc", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, to.exitCode(), to.err());
@@ -301,7 +297,7 @@ class ControlApiTest {
         Cli warmUp = Cli.run("set", "param", "alpha=1/16", "--api", api, "--token-file", tokenFile.toString());
         assertEquals(0, warmUp.exitCode(), warmUp.err());
         long rxBefore = show("ports").get("ports").get(1).get("rx_frames").asLong();
-        long setsLoggedBefore = sw.stdout().lines().filter(l -> l.contains("control: set {alpha=")).count();
+        long setsLoggedBefore = sw.process.stdout().lines().filter(l -> l.contains("control: set {alpha=")).count();
         Duration bound = Duration.ofSeconds(4);
         long[] slowest = new long[1];
         HostileClients more = null;
@@ -328,7 +324,7 @@ class ControlApiTest {
                 Thread.sleep(300);
             }
             assertTrue(hostile.reconnects() > 0, "the switch dropped stuck clients (request or idle timeout, or evicted)");
-            long logged = sw.stdout().lines().filter(l -> l.contains("control: set {alpha=")).count() - setsLoggedBefore;
+            long logged = sw.process.stdout().lines().filter(l -> l.contains("control: set {alpha=")).count() - setsLoggedBefore;
             assertEquals(sets, logged, "the switch applied exactly the changes its clients were told succeeded");
         } finally {
             if (more != null) {

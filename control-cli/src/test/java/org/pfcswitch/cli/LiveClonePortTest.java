@@ -13,10 +13,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.codec.RoceFrameBuilder;
 
 /**
@@ -24,26 +21,10 @@ import org.pfcswitch.codec.RoceFrameBuilder;
  * as the SPFC testbed copies H1's traffic. Three namespace hosts, the switch on af_packet ports,
  * frames written onto h0's veth and captured on h2's.
  */
-class LiveClonePortTest {
+class LiveClonePortTest extends ThreeHostLabTest {
 
     private static final long H0 = NetnsLab.HOST_MAC[0];
     private static final long H2 = NetnsLab.HOST_MAC[2];
-
-    @TempDir
-    static Path dir;
-    static NetnsLab lab;
-
-    @BeforeAll
-    static void up() throws Exception {
-        lab = NetnsLab.up(dir, 3);
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (lab != null) {
-            lab.close();
-        }
-    }
 
     private static Path config(String name, String mmu, String pfc, String h2Speed) throws Exception {
         // NetnsLab writes the lab's ports: list last; the clone entry is appended to it.

@@ -38,26 +38,21 @@ class LiveCountersTest {
 
     @TempDir
     static Path dir;
-    SwitchProcess sw;
+    FloodedSwitch sw;
     String api;
     Path tokenFile;
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     void startSwitch() throws Exception {
-        Path cfg = dir.resolve("switch.yaml");
         // loop at 10 Mb/s stays congested by however fast this machine floods it; alpha 4: the flooded
         // priority group holds most of the buffer, until the watermark test lowers it
         String config = ControlApiTest.FLOOD_SWITCH.replace("scheme: dt}", "scheme: dt, schemes: {dt: {alpha: 4}}}")
                 .replace("{name: loop, device: net_ring0, speed: 1G}", "{name: loop, device: net_ring0, speed: 10M}");
         assertTrue(config.contains("alpha: 4") && config.contains("10M"), config);
-        Files.writeString(cfg, "eal: {hugepages: off}\n" + config);
-        int port = ControlApiTest.freePort();
-        api = "http://127.0.0.1:" + port;
-        tokenFile = dir.resolve("control.token");
-        sw = SwitchProcess.start("run", "-c", cfg.toString(), "--control-port", Integer.toString(port), "--token-file",
-                tokenFile.toString());
-        sw.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(60));
+        sw = FloodedSwitch.start(dir, "eal: {hugepages: off}\n" + config, dir.resolve("control.token"));
+        api = sw.api;
+        tokenFile = sw.tokenFile;
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (show("ports").path("ports").path(SINK).path("rx_frames").asLong() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(100);
@@ -67,7 +62,6 @@ class LiveCountersTest {
     @AfterAll
     void stopSwitch() throws Exception {
         if (sw != null) {
-            assertEquals(0, sw.signalAndWait("TERM", Duration.ofSeconds(30)), sw.stdout() + "\n" + sw.stderr());
             sw.close();
         }
     }

@@ -60,6 +60,16 @@ class LiveDropReportTest {
         AssertionError judged = assertThrows(AssertionError.class,
                 () -> LosslessJudgement.attributed("ring and MMU", "dt", "dt " + withRings));
         assertTrue(judged.getMessage().contains("switch 41"), judged.getMessage());
+        // The judgement for a lab sized for its stalls lets nothing through: not the rings', not the wires'.
+        LosslessJudgement.none("clean", "dt", "dt " + LiveDropReport.line(List.of(), attribution, 0, 0));
+        AssertionError ring = assertThrows(AssertionError.class,
+                () -> LosslessJudgement.none("ring", "dt", "dt " + LiveDropReport.line(List.of(), attribution, 0, 40)));
+        assertTrue(ring.getMessage().contains("switch 40"), ring.getMessage());
+        List<Drop> wireOnly = drops.stream()
+                .filter(d -> attribution.attribute(d).kind() == org.pfcswitch.testbed.DropAttribution.Kind.WIRE).toList();
+        AssertionError wire = assertThrows(AssertionError.class,
+                () -> LosslessJudgement.none("wire", "dt", "dt " + LiveDropReport.line(wireOnly, attribution, 0, 0)));
+        assertTrue(wire.getMessage().contains("wire 1"), wire.getMessage());
     }
 
     @Test

@@ -45,6 +45,9 @@ class LiveOutputFaultTest {
             int exit;
             try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--record", rec.toString(),
                     "--control-port", Integer.toString(port), "--token-file", dir.resolve("token").toString())) {
+                // --record-max's default, 10 million 80-byte records, cannot fit 256 KiB: said at start, then run anyway.
+                sw.awaitLine("warning: --record-max 10000000 arrivals take up to 800.0 MB, more than the 0.3 MB free on the"
+                        + " file system of " + rec + ": the recording stops when it is full", Duration.ofSeconds(60));
                 sw.awaitLine("control API on http://127.0.0.1:" + port, Duration.ofSeconds(60));
                 // The flood fills 256 KiB in milliseconds: the line comes while the switch runs, not at its end.
                 sw.awaitLine("recording to " + rec + " stopped: a write failed", Duration.ofSeconds(30));

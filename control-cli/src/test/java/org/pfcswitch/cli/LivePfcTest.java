@@ -10,10 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.RoceFrameBuilder;
 
@@ -26,29 +23,13 @@ import org.pfcswitch.codec.RoceFrameBuilder;
  * case sends a bounded burst that XOFF plus the configured headroom absorbs: any lossless drop
  * would then be the switch's fault.
  */
-class LivePfcTest {
+class LivePfcTest extends ThreeHostLabTest {
 
     private static final long H0 = NetnsLab.HOST_MAC[0];
     private static final long H2 = NetnsLab.HOST_MAC[2];
     private static final int DSCP_LOSSLESS = 26;          // priority 3 under the switch's dscpMap
     private static final String[] PFC_FIELDS = {"frame.time_relative", "eth.src", "eth.dst", "macc.opcode",
             "macc.cbfc.enbv", "macc.cbfc.pause_time.c3", "macc.pause_time", "ip.dsfield.dscp"};
-
-    @TempDir
-    static Path dir;
-    static NetnsLab lab;
-
-    @BeforeAll
-    static void up() throws Exception {
-        lab = NetnsLab.up(dir, 3);
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (lab != null) {
-            lab.close();
-        }
-    }
 
     /** h0 and h2 known statically so no frame is flooded; h2's port is the slow one. */
     private static Path switchConfig(String name, String mmu, int pauseQuanta) throws Exception {

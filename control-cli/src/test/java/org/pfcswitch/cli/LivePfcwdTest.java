@@ -11,10 +11,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.codec.MacControl;
 import org.pfcswitch.codec.RoceFrameBuilder;
 
@@ -27,28 +24,12 @@ import org.pfcswitch.codec.RoceFrameBuilder;
  * stormed, restores it after the pauses stop, and delivers to h2 again; h1 gets every frame
  * throughout.
  */
-class LivePfcwdTest {
+class LivePfcwdTest extends ThreeHostLabTest {
 
     private static final long H0 = NetnsLab.HOST_MAC[0];
     private static final long H1 = NetnsLab.HOST_MAC[1];
     private static final long H2 = NetnsLab.HOST_MAC[2];
     private static final int DSCP_LOSSLESS = 26;
-
-    @TempDir
-    static Path dir;
-    static NetnsLab lab;
-
-    @BeforeAll
-    static void up() throws Exception {
-        lab = NetnsLab.up(dir, 3);
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (lab != null) {
-            lab.close();
-        }
-    }
 
     private static MemorySegment roce(long dst, int psn) {
         RoceFrameBuilder b = new RoceFrameBuilder().macs(dst, H0).ips(0x0A63_0001, 0x0A63_0003).dscp(DSCP_LOSSLESS)

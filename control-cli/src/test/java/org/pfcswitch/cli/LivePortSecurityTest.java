@@ -15,10 +15,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.codec.PcapReader;
@@ -30,28 +27,12 @@ import org.pfcswitch.codec.RoceFrameBuilder;
  * logged); with {@code learning: {moves: deny}} on h1's port the entry stays and every frame
  * reaches h0 (a denied move, counted and logged). A static entry holds either way.
  */
-class LivePortSecurityTest {
+class LivePortSecurityTest extends ThreeHostLabTest {
 
     private static final long H0 = NetnsLab.HOST_MAC[0];
     private static final long H1 = NetnsLab.HOST_MAC[1];
     private static final long H2 = NetnsLab.HOST_MAC[2];
     private static final int FRAMES_TO_H0 = 30;
-
-    @TempDir
-    static Path dir;
-    static NetnsLab lab;
-
-    @BeforeAll
-    static void up() throws Exception {
-        lab = NetnsLab.up(dir, 3);
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (lab != null) {
-            lab.close();
-        }
-    }
 
     @Test
     void withoutTheGuardOneSpoofedFrameTakesTheVictimsTraffic() throws Exception {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * and the build, the worker cannot be given a CPU of its own, and no ring size rides out every
  * stall (docs/performance.md, "Measured: lossless drops of the live scheme tests on two shared
  * CPUs"). A drop the switch made anywhere else (its MMU, its headroom, no XOFF sent) still fails.
+ * {@link #none} lets nothing through, for a lab sized for its machine's stalls.
  */
 final class LosslessJudgement {
 
@@ -26,6 +27,26 @@ final class LosslessJudgement {
     private static final Pattern IN_RX_RINGS = Pattern.compile("; (\\d+) of the switch's in its ports' rx rings");
 
     private LosslessJudgement() {}
+
+    /**
+     * Judges the run of {@code scheme} in {@code text} strictly: no lossless drop of a sender that
+     * obeys PFC at all, whoever's the attribution line says it is (the emulated wires', the switch's
+     * rx rings' or MMU's, the host's, untraceable). For a lab whose rings and headroom are sized for
+     * the stalls of the machine it runs on, as {@link LiveSchemesTest}'s.
+     */
+    static void none(String label, String scheme, String text) {
+        Matcher m = Pattern.compile(Pattern.quote(scheme) + " " + ATTRIBUTED.pattern()).matcher(text);
+        if (!m.find()) {
+            throw new AssertionError(label + ": no attribution line for " + scheme + "\n" + text);
+        }
+        long drops = 0;
+        for (int g = 1; g <= 4; g++) {
+            drops += Long.parseLong(m.group(g));
+        }
+        if (drops > 0) {
+            throw new AssertionError(label + ": " + m.group() + "\n" + text);
+        }
+    }
 
     /**
      * Judges the run of {@code scheme} in {@code text} by its attribution line (prefixed with the

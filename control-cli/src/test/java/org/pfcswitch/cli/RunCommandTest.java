@@ -195,6 +195,16 @@ class RunCommandTest {
                 sized.out());
         assertTrue(sized.out().contains("port b: net_null0, shaped to 1000000000 bit/s, rx ring 1696 frames (descriptors):"
                 + " 20.4 ms"), sized.out());
+
+        // The stall a port tolerates: the shorter of its ring's and its lossless headroom's line time.
+        Cli tolerance = Cli.run("run", "-c", config("tolerance", ports + "poll: {rxStall: 20ms}\n"
+                + "mmu: {headroomFormula: fixed, headroomBytes: 1MiB}\n").toString(), "--check");
+        assertEquals(0, tolerance.exitCode(), tolerance.out() + tolerance.err());
+        assertTrue(tolerance.out().contains("stall tolerance a: a worker stall up to 8.4 ms loses no lossless frame of a"
+                + " sender that obeys PFC (rx ring 20.4 ms, headroom 1048576 B 8.4 ms, at 1 Gbit/s)"), tolerance.out());
+        Cli ringBound = Cli.run("run", "-c", config("ring-bound", ports + "mmu: {headroomFormula: fixed, headroomBytes: 1MiB}\n")
+                .toString(), "--check");
+        assertTrue(ringBound.out().contains("stall tolerance b: a worker stall up to 6.1 ms"), ringBound.out());
     }
 
     @Test

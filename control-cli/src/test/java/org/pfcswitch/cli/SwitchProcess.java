@@ -95,6 +95,11 @@ final class SwitchProcess implements AutoCloseable {
         }
     }
 
+    /** The switch's process id (the JVM's own: it is started without a shell). */
+    long pid() {
+        return process.pid();
+    }
+
     /** Sends {@code SIGINT} or {@code SIGTERM} and waits for the exit code. */
     int signalAndWait(String signal, Duration timeout) throws Exception {
         new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();

@@ -709,6 +709,15 @@ public final class DpdkSwitch {
         return longest;
     }
 
+    /** The longest poll-loop stall of any worker that began in an idle sleep ({@code poll.idleSleep}); counted in {@link #stalls} too. */
+    public long longestHeldPastSleepNanos() {
+        long longest = 0;
+        for (CoreWorker w : group.workers()) {
+            longest = Math.max(longest, w.longestHeldPastSleepNanos());
+        }
+        return longest;
+    }
+
     /**
      * Poll-loop stalls: for each bound of {@link #STALL_BOUNDS_NANOS}, the passes that began at
      * least that long after the previous one (a PFC refresh due in the gap went out that late).

@@ -1,10 +1,10 @@
 package org.pfcswitch.dataplane;
 
 /** Human-readable rates for logs. */
-final class Rates {
+public final class Rates {
     private Rates() {}
 
-    static String format(long bitsPerSecond) {
+    public static String format(long bitsPerSecond) {
         if (bitsPerSecond <= 0) {
             return "unset";
         }

@@ -70,8 +70,12 @@ final class AfPacketRingDrops {
     }
 
     /**
-     * The af_packet sockets among those opened since {@code before} that are bound to {@code iface};
-     * none found (another platform, no /proc) gives a reader that counts nothing.
+     * The af_packet sockets among those opened since {@code before} that are bound to {@code iface},
+     * counting from now; none found (another platform, no /proc) gives a reader that counts nothing.
+     *
+     * <p>What the kernel counted before is not the port's: the PMD opens its sockets for every
+     * protocol and binds them to their interface last, after the rings, and until then the kernel
+     * hands them every frame of every interface in the namespace, dropping what does not fit.
      */
     static AfPacketRingDrops openedSince(Set<Integer> before, String iface) {
         int ifindex = ifindex(iface);
@@ -81,7 +85,10 @@ final class AfPacketRingDrops {
                 found.add(fd);
             }
         }
-        return new AfPacketRingDrops(found.stream().mapToInt(Integer::intValue).toArray());
+        AfPacketRingDrops drops = new AfPacketRingDrops(found.stream().mapToInt(Integer::intValue).toArray());
+        drops.read();            // the kernel resets its count on each read: this one empties it
+        drops.drops = 0;
+        return drops;
     }
 
     /** How many sockets were found (one per queue pair of the device). */
