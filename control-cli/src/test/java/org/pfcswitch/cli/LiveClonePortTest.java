@@ -69,7 +69,7 @@ class LiveClonePortTest extends ThreeHostLabTest {
         Path cfg = config("clones", "{totalBytes: 4MiB, scheme: dt}", "ignore", "1G");
         String log;
         Path pcap;
-        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString())) {
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--no-control")) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             NetnsLab.Capture capture = lab.capture(2, "udp port 4791", 3);
             lab.send(frames(100, 200, 950));
@@ -97,7 +97,7 @@ class LiveClonePortTest extends ThreeHostLabTest {
                 + " schemes: {st: {thresholdBytes: 30000}}}", "skip", "100M");
         String log;
         Path pcap;
-        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString())) {
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--no-control")) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             NetnsLab.Capture capture = lab.capture(2, "udp port 4791", 4);
             lab.send(frames(200, 20, 950));

@@ -81,7 +81,7 @@ class LivePfcTest extends ThreeHostLabTest {
         }
         String log;
         Path pcap;
-        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString())) {
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--no-control")) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             warmUp();
             NetnsLab.Capture capture = lab.capture(0, "ether proto 0x8808", 3);
@@ -150,7 +150,7 @@ class LivePfcTest extends ThreeHostLabTest {
         MacControl.writePause(pause8023x, 0, H2, quanta);
         String log;
         Path pcap;
-        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString())) {
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--no-control")) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             warmUp();
             NetnsLab.Capture capture = lab.capture(2, "ether proto 0x8808 or udp port 4791", 3);
@@ -239,7 +239,7 @@ class LivePfcTest extends ThreeHostLabTest {
         String log;
         Path pcap;
         long backlogDrops;
-        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString())) {
+        try (SwitchProcess sw = SwitchProcess.start("run", "-c", cfg.toString(), "--no-control")) {
             sw.awaitLine("forwarding; stop with", Duration.ofSeconds(30));
             NetnsLab.Capture capture = lab.capture(2, "udp port 4791", 3);
             long backlogBefore = KernelDrops.backlog();
