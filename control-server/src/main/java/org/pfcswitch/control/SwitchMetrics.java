@@ -168,7 +168,7 @@ public final class SwitchMetrics {
         }
         for (int b = 0; b < STALL_LABELS.length; b++) {
             int bucket = b;
-            counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one",
+            counter("pfcswitch.worker.stalls", "Poll-loop passes that started this long or longer after the previous one, less any idle sleep the worker asked for (time the OS held it past that sleep counts)",
                     Tags.of("over", STALL_LABELS[b]), s -> driver.stalls(bucket));
         }
     }
