@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,44 +28,23 @@ class Ns3HarnessScriptTest {
     @TempDir
     static Path work;
 
-    record Run(int exitCode, String out, String err) {
-        List<String> errLines() {
-            return err.lines().toList();
-        }
-    }
 
     @BeforeAll
     static void needsBashAndPython() throws Exception {
         assumeTrue(run(List.of("python3", "-c", "pass")).exitCode() == 0, "no python3 on this machine");
     }
 
-    static Run script(String name, String... args) throws IOException, InterruptedException {
+    static ScriptRun script(String name, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(DIR.resolve(name).toString()));
         command.addAll(List.of(args));
         return run(command);
     }
 
-    static Run run(List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("NS3_WORK", work.resolve("ns3-work").toString());
-        Process p = pb.start();
-        p.getOutputStream().close();
-        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getErrorStream().readAllBytes();
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(command + " did not finish within 60 s");
-        }
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err.join(), StandardCharsets.UTF_8));
+    static ScriptRun run(List<String> command) throws IOException, InterruptedException {
+        return ScriptRun.of(command, Map.of("NS3_WORK", work.resolve("ns3-work").toString()));
     }
 
-    static void assertOneLineError(Run r, String... mustName) {
+    static void assertOneLineError(ScriptRun r, String... mustName) {
         assertEquals(2, r.exitCode(), "exit code; stderr: " + r.err());
         assertEquals(1, r.errLines().size(), "one line: " + r.err());
         for (String s : mustName) {
@@ -77,7 +54,7 @@ class Ns3HarnessScriptTest {
 
     @Test
     void compareHelpShowsTheOneCommand() throws Exception {
-        Run r = script("compare.sh", "--help");
+        ScriptRun r = script("compare.sh", "--help");
         assertEquals(0, r.exitCode(), r.err());
         for (String option : List.of("--flows", "--runs", "--schemes", "--variants", "--end", "NS3_WORK")) {
             assertTrue(r.out().contains(option), "--help mentions " + option + ":\n" + r.out());
@@ -120,7 +97,7 @@ class Ns3HarnessScriptTest {
     void aFlowListGivesTheSameFilesAsTheDrawnSet() throws Exception {
         Path drawn = DIR.resolve("scenarios/leafspine-ws-incast");
         Path out = work.resolve("from-list");
-        Run r = run(List.of("python3", DIR.resolve("gen_leafspine.py").toString(), "--flows-file",
+        ScriptRun r = run(List.of("python3", DIR.resolve("gen_leafspine.py").toString(), "--flows-file",
                 drawn.resolve("flows.txt").toString(), "--out", out.toString()));
         assertEquals(0, r.exitCode(), r.err());
         for (String file : List.of("topology.txt", "flow-ns3.txt", "flows.txt", "flows.tsv")) {
@@ -131,7 +108,7 @@ class Ns3HarnessScriptTest {
     @Test
     void measureReportsTheChildsPeakMemoryAndExitCode() throws Exception {
         Path usage = work.resolve("usage");
-        Run r = run(List.of("python3", DIR.resolve("measure.py").toString(), usage.toString(),
+        ScriptRun r = run(List.of("python3", DIR.resolve("measure.py").toString(), usage.toString(),
                 "python3", "-c", "import sys; b = bytearray(96 << 20); b[::4096] = b'x' * len(b[::4096]); sys.exit(3)"));
         assertEquals(3, r.exitCode(), "the command's exit code passes through: " + r.err());
         String[] fields = Files.readString(usage).trim().split(" ");

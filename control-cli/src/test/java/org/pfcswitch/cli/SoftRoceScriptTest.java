@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -24,30 +22,11 @@ import org.junit.jupiter.api.Test;
 class SoftRoceScriptTest {
     static final Path SCRIPT = Path.of("..", "scripts", "softroce-lab.sh").toAbsolutePath().normalize();
 
-    record Run(int exitCode, String out, String err) {
-        List<String> errLines() {
-            return err.lines().toList();
-        }
-    }
 
-    static Run run(String... args) throws IOException, InterruptedException {
+    static ScriptRun run(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).start();
-        p.getOutputStream().close();
-        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getErrorStream().readAllBytes();
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(command + " did not finish within 60 s");
-        }
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err.join(), StandardCharsets.UTF_8));
+        return ScriptRun.of(command, Map.of());
     }
 
     /** rdma_rxe loaded, built in, or available as a module of the running kernel. */
@@ -75,7 +54,7 @@ class SoftRoceScriptTest {
 
     @Test
     void helpExplainsTheRunAndThatItNeedsTheTestbed() throws Exception {
-        Run r = run("--help");
+        ScriptRun r = run("--help");
         assertEquals(0, r.exitCode(), r.err());
         assertEquals("", r.err());
         for (String promise : List.of("Usage: scripts/softroce-lab.sh", "rdma link add rxe_pfcsw_h2 type rxe netdev eth0",
@@ -88,7 +67,7 @@ class SoftRoceScriptTest {
 
     @Test
     void badUsageIsOneLineAndExitCode2() throws Exception {
-        Run r = run("--no-such-option");
+        ScriptRun r = run("--no-such-option");
         assertEquals(2, r.exitCode(), r.out() + r.err());
         assertEquals(List.of("softroce-lab: unknown option '--no-such-option' (see --help)"), r.errLines());
         assertEquals("", r.out());
@@ -98,13 +77,13 @@ class SoftRoceScriptTest {
     @Test
     void refusesWithOneLineWhenTheKernelHasNoRxe() throws Exception {
         if (!kernelHasRxe()) {
-            Run r = run();
+            ScriptRun r = run();
             assertEquals(2, r.exitCode(), "exit code without rxe\n" + r.out() + r.err());
             assertEquals(1, r.errLines().size(), "exactly one line on stderr, got:\n" + r.err());
             assertTrue(r.err().contains("rdma_rxe") && r.err().startsWith("softroce-lab: "), r.err());
             assertEquals("", r.out(), "nothing done, nothing printed");
         } else {
-            Run r = run("--help");
+            ScriptRun r = run("--help");
             assertEquals(0, r.exitCode(), r.err());
             assertTrue(r.out().contains("A full run needs the netns testbed and a running switch"), r.out());
             assertTrue(r.out().contains("rxe inside a") && r.out().contains("namespace-aware"), r.out());
