@@ -207,4 +207,31 @@ class LiveCountersTest {
         String prio3 = prints[2].lines().filter(l -> l.startsWith("sink  3 ")).findFirst().orElseThrow();
         assertFalse(prio3.contains("n/a"), prio3);
     }
+
+    /**
+     * On a terminal, --watch redraws each snapshot in place (cursor home, erase) instead of appending
+     * it: the same command as above, run by the launcher's JVM under script(1), which gives it a pty.
+     */
+    @Test
+    void watchOnATerminalRedrawsInPlace() throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(LauncherTest.launcherJvmFlags());
+        command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), PfcSwitch.class.getName(),
+                "show", "pfc", "--watch", "0.3", "--count", "2", "--port", "sink", "--api", api));
+        String line = command.stream().map(w -> "'" + w.replace("'", "'\\''") + "'")
+                .collect(java.util.stream.Collectors.joining(" "));
+        Process p = new ProcessBuilder("script", "-q", "-e", "-c", line, "/dev/null")
+                .redirectInput(ProcessBuilder.Redirect.PIPE).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String screen = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), screen);
+        assertEquals(0, p.exitValue(), screen);
+        String[] frames = screen.split(java.util.regex.Pattern.quote(ShowCommand.HOME_AND_CLEAR), -1);
+        assertEquals(3, frames.length, "two snapshots, each drawn from the top of a cleared screen: " + screen);
+        assertTrue(frames[2].contains("rates per second over the last"), frames[2]);
+        for (int i = 1; i <= 2; i++) {
+            assertTrue(frames[i].startsWith("-- ") && frames[i].contains("(every 0.3 s; Ctrl-C stops)"), frames[i]);
+        }
+    }
 }
