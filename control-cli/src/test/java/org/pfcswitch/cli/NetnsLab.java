@@ -142,6 +142,12 @@ final class NetnsLab implements AutoCloseable {
             }
             return file;
         }
+
+        /** Stops tshark before its duration is up (SIGTERM: it closes the file) and returns the pcap. */
+        Path stop() throws Exception {
+            process.destroy();
+            return await();
+        }
     }
 
     /** Captures frames matching the capture {@code filter} on host {@code host}'s eth0, both directions, for {@code seconds}. */

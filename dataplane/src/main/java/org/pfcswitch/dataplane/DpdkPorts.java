@@ -24,9 +24,10 @@ public final class DpdkPorts implements AutoCloseable {
      *
      * @param macControlRx whether PFC/PAUSE frames reach rx_burst on this port, for the start-up log
      * @param hardwarePfc  the NIC's own PFC backstop in words, or null (none configured)
+     * @param discardedAtOpen frames freed unread when the port opened ({@link #discardForeign})
      */
     public record OpenPort(SwitchConfig.Port config, EthPort ethPort, long deviceMac, LinkStatus link, String macControlRx,
-                           String hardwarePfc) {
+                           String hardwarePfc, long discardedAtOpen) {
 
         /** The MAC the switch uses as this port's own: the configured one, else the device's. */
         public long mac() {
@@ -94,7 +95,40 @@ public final class DpdkPorts implements AutoCloseable {
             }
             throw e;
         }
-        return new OpenPort(config, port, port.macAddress(), port.link(), macControlRx(config, port), backstop);
+        return new OpenPort(config, port, port.macAddress(), port.link(), macControlRx(config, port), backstop,
+                discardForeign(config, port));
+    }
+
+    /**
+     * Frees what an af_packet port's ring took in before it was this port's, and returns how many.
+     * DPDK 22.11's af_packet PMD opens its socket for every protocol, maps the ring, and binds the
+     * socket to its interface last; until then the kernel hands it every frame of every interface in
+     * the namespace (a management NIC's, another lab's veths). Read as if they arrived on this port,
+     * they would teach the forwarding table foreign stations (moving a host's entry) and be flooded
+     * into the lab. A frame of the port's own that came in between the bind and this call is freed
+     * too: the switch was not yet forwarding, as if the link had come up a moment later.
+     */
+    private static long discardForeign(SwitchConfig.Port config, EthPort port) {
+        if (!(config.device() instanceof Device.Vdev v) || !v.driver().equals("net_af_packet")) {
+            return 0;
+        }
+        try (Arena call = Arena.ofConfined()) {
+            return drain(port, Mbuf.pointerArray(call, CoreWorker.BURST));
+        }
+    }
+
+    /** Frees up to {@value #DRAIN_LIMIT} frames waiting in {@code port}'s rx queue 0; returns how many. */
+    private static long drain(EthPort port, MemorySegment burst) {
+        long taken = 0;
+        while (taken < DRAIN_LIMIT) {
+            int n = port.rxBurst(0, burst, CoreWorker.BURST);
+            if (n == 0) {
+                break;
+            }
+            Mbuf.freeBulk(burst, n);
+            taken += n;
+        }
+        return taken;
     }
 
     /**
@@ -184,15 +218,7 @@ public final class DpdkPorts implements AutoCloseable {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment burst = Mbuf.pointerArray(call, CoreWorker.BURST);
             for (OpenPort p : ports) {
-                for (int taken = 0; taken < DRAIN_LIMIT; ) {
-                    int n = p.ethPort().rxBurst(0, burst, CoreWorker.BURST);
-                    if (n == 0) {
-                        break;
-                    }
-                    Mbuf.freeBulk(burst, n);
-                    taken += n;
-                    freed += n;
-                }
+                freed += drain(p.ethPort(), burst);
             }
         }
         return freed;
@@ -239,6 +265,9 @@ public final class DpdkPorts implements AutoCloseable {
                 MacAddress.format(p.mac()), p.config().mac() >= 0 ? " (configured; device " + MacAddress.format(p.deviceMac()) + ")" : "",
                 l.up() ? "up" : "down", l.up() ? " " + l.speedMbps() + " Mbit/s" + (l.fullDuplex() ? " full duplex" : "") : "",
                 Rates.format(p.config().speedBps()), p.macControlRx()) + RxRing.describe(p.config())
-                + (p.hardwarePfc() == null ? "" : "; " + p.hardwarePfc());
+                + (p.hardwarePfc() == null ? "" : "; " + p.hardwarePfc())
+                + (p.discardedAtOpen() == 0 ? "" : "; " + p.discardedAtOpen()
+                        + " frames taken in before the port was open discarded (an af_packet socket takes every"
+                        + " interface's frames until it is bound to its own)");
     }
 }
