@@ -239,17 +239,14 @@ public final class BufferLedger {
 
     // ---- switch-wide pools: every worker's bytes
     public long privateUsed() { return privateUsed + others(LedgerPeers.PRIVATE); }
-    public long sharedUsed() { return sharedUsedLossless() + sharedUsedLossy(); }
+    public long sharedUsed() { return sharedLossless + sharedLossy + others(LedgerPeers.SHARED); }
     public long sharedUsedLossless() { return sharedLossless + others(LedgerPeers.SHARED_LOSSLESS); }
     public long sharedUsedLossy() { return sharedLossy + others(LedgerPeers.SHARED_LOSSY); }
     public long headroomUsed() { return headroomUsed + others(LedgerPeers.HEADROOM); }
     public long egressUsedLossless() { return egressLossless + others(LedgerPeers.EGRESS_LOSSLESS); }
     public long egressUsedLossy() { return egressLossy + others(LedgerPeers.EGRESS_LOSSY); }
     public long totalUsed() {
-        long own = privateUsed + sharedLossless + sharedLossy + headroomUsed;
-        return peers == null ? own : own + peers.others(worker, LedgerPeers.PRIVATE)
-                + peers.others(worker, LedgerPeers.SHARED_LOSSLESS) + peers.others(worker, LedgerPeers.SHARED_LOSSY)
-                + peers.others(worker, LedgerPeers.HEADROOM);
+        return privateUsed + sharedLossless + sharedLossy + headroomUsed + others(LedgerPeers.USED);
     }
 
     private long others(int field) {

@@ -35,8 +35,15 @@ public final class LedgerPeers {
     static final int HEADROOM = 3;
     static final int EGRESS_LOSSLESS = 4;
     static final int EGRESS_LOSSY = 5;
+    /**
+     * Sums of the fields above, published with them: the views read most often on the frame path
+     * (the shared pool's occupancy, the whole buffer's) then cost one load per other worker
+     * instead of two and four.
+     */
+    static final int SHARED = 6;
+    static final int USED = 7;
     /** Then the egress bytes per key ({@code port * 8 + queue}), then per egress port. */
-    static final int EGRESS_KEYS = 6;
+    static final int EGRESS_KEYS = 8;
 
     /** 128 bytes of longs before and after each block: adjacent-line prefetch never pairs two writers' lines. */
     private static final int PAD = 16;
@@ -123,6 +130,8 @@ public final class LedgerPeers {
         CELL.setOpaque(cells, b + HEADROOM, headroomUsed);
         CELL.setOpaque(cells, b + EGRESS_LOSSLESS, egressLossless);
         CELL.setOpaque(cells, b + EGRESS_LOSSY, egressLossy);
+        CELL.setOpaque(cells, b + SHARED, sharedLossless + sharedLossy);
+        CELL.setOpaque(cells, b + USED, privateUsed + sharedLossless + sharedLossy + headroomUsed);
         for (int k = 0; k < keys; k++) {
             CELL.setOpaque(cells, b + EGRESS_KEYS + k, egressByKey[k]);
         }

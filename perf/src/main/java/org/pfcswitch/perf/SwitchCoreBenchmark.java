@@ -25,6 +25,8 @@ import org.pfcswitch.core.CoreConfig;
 import org.pfcswitch.core.FrameAllocator;
 import org.pfcswitch.core.FrameSink;
 import org.pfcswitch.core.SwitchCore;
+import org.pfcswitch.core.SwitchModel;
+import org.pfcswitch.core.SwitchWorkers;
 import org.pfcswitch.mmu.MmuConfig;
 import org.pfcswitch.mmu.RandomSource;
 
@@ -45,6 +47,15 @@ import org.pfcswitch.mmu.RandomSource;
  * as the virtual-time driver does). The first frame of a burst for a port goes straight to its
  * idle line; the others queue (31 of 32 with one receiving port, about 7 of 8 with 4, 5 of 7
  * with 9), so this is mostly enqueue, the scheduler, dequeue and the line timers.
+ *
+ * <p>{@code -p workers=2} measures what a frame costs that crosses workers ({@link SwitchWorkers}):
+ * the receiving ports belong to worker 0, each frame goes to a port of worker 1 (the switch has
+ * twice {@code ports} ports), so every frame is admitted and charged by worker 0, written to the
+ * frame ring, read and sent by worker 1, and released through the release ring back into worker
+ * 0's ledger. Both workers' cores run on the benchmark's one thread, a pass of each after every
+ * {@value #BURST} frames (worker 0 publishes, worker 1 takes and sends, publishes its releases,
+ * worker 0 takes them), as each live worker does once per poll pass: this is the CPU work of a
+ * crossing, not the cache-line transfers between two cores, which come on top live.
  *
  * <p>The reference, {@code onFrameReference}, runs the same frames through what any switch must
  * do with them at least: the same full parse, and a forwarding decision from a plain array
@@ -97,6 +108,15 @@ public class SwitchCoreBenchmark {
     public String feed;
     private boolean bursts;
 
+    /**
+     * {@code 1}: one core runs every port. {@code 2}: every frame crosses from worker 0's port to
+     * worker 1's (see the class comment).
+     */
+    @Param({"1"})
+    public int workers;
+    /** With two workers, worker 1's core (the frames' egress); null with one. */
+    private SwitchCore far;
+
     /** Shadow schemes beside the active dt, joined by '+' ({@code none}: off). Compare with {@code -p shadows=none,dsh}. */
     @Param({"none"})
     public String shadows;
@@ -136,8 +156,12 @@ public class SwitchCoreBenchmark {
 
     @Setup
     public void setUp() {
-        // One port cannot forward to itself: the 1-port switch is given a second port that only receives.
-        int corePorts = Math.max(ports, 2);
+        if (workers != 1 && workers != 2) {
+            throw new IllegalArgumentException("workers must be 1 or 2, got " + workers);
+        }
+        // One port cannot forward to itself: the 1-port switch is given a second port that only
+        // receives. With two workers, worker 1 has as many ports as worker 0, each the egress of one.
+        int corePorts = workers == 2 ? 2 * ports : Math.max(ports, 2);
         queued = switch (egress) {
             case "idle" -> false;
             case "queued" -> true;
@@ -161,13 +185,25 @@ public class SwitchCoreBenchmark {
         }
         memory = new Memory(BATCH);
         ring = new org.pfcswitch.core.record.ArrivalRing(1 << ringBits, Long.MAX_VALUE);
-        core = new SwitchCore(b.build(), memory, memory, memory, RandomSource.seeded(1));
+        if (workers == 2) {
+            int[] workerOf = new int[corePorts];
+            for (int p = ports; p < corePorts; p++) {
+                workerOf[p] = 1;
+            }
+            SwitchWorkers split = SwitchWorkers.create(b.build(), SwitchModel.DEFAULT, workerOf, memory,
+                    new FrameAllocator[] {memory, memory}, new FrameSink[] {memory, memory},
+                    new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 2 * BATCH);
+            core = split.core(0);
+            far = split.core(1);
+        } else {
+            core = new SwitchCore(b.build(), memory, memory, memory, RandomSource.seeded(1));
+        }
         inPort = new int[BATCH];
         handle = new long[BATCH];
         sentPerPort = new long[corePorts];
         for (int i = 0; i < BATCH; i++) {
             int in = bursts ? i / BURST % ports : i % ports;
-            int out = (in + 1) % corePorts;
+            int out = workers == 2 ? in + ports : (in + 1) % corePorts;
             byte[] f = Frames.udp(host(out), host(in), 26, frameBytes, i);
             MemorySegment.copy(MemorySegment.ofArray(f), 0, memory.slab, (long) i * SLOT, f.length);
             memory.length[i] = f.length;
@@ -187,6 +223,7 @@ public class SwitchCoreBenchmark {
             for (int i = 0; i < BATCH; i += BURST) {
                 core.onFrames(inPort[i], handle, i, BURST, t);
                 t += BURST * 5;
+                crossWorkers(t);
             }
             now = t;
             return memory.sent;
@@ -194,9 +231,30 @@ public class SwitchCoreBenchmark {
         for (int i = 0; i < BATCH; i++) {
             core.onFrame(inPort[i], handle[i], t);
             t += 5;
+            if ((i & BURST - 1) == BURST - 1) {
+                crossWorkers(t);
+            }
         }
         now = t;
         return memory.sent;
+    }
+
+    /**
+     * With two workers, the end of a poll pass of each: worker 0 publishes what it handed over,
+     * worker 1 takes the frames and sends them, then publishes their releases, which worker 0 takes.
+     */
+    private void crossWorkers(long t) {
+        if (far == null) {
+            return;
+        }
+        core.publishToPeers(t);
+        while (far.onCrossings(t) > 0) {
+            // a bounded number per call
+        }
+        far.publishToPeers(t);
+        while (core.onCrossings(t) > 0) {
+            // a bounded number per call
+        }
     }
 
     /** The queued variant: bursts at one instant each, the line timers run at their due times in between. */
@@ -206,6 +264,9 @@ public class SwitchCoreBenchmark {
             for (long due; (due = core.nextTimerDue()) <= t; ) {
                 core.onTimer(due);
             }
+            for (long due; far != null && (due = far.nextTimerDue()) <= t; ) {
+                far.onTimer(due);
+            }
             if (bursts) {
                 core.onFrames(inPort[i], handle, i, BURST, t);
             } else {
@@ -213,6 +274,7 @@ public class SwitchCoreBenchmark {
                     core.onFrame(inPort[j], handle[j], t);
                 }
             }
+            crossWorkers(t);                // in the same pass: worker 1's line timers run until the next burst
             t += BURST * QUEUED_NANOS_PER_FRAME;
         }
         now = t;
@@ -243,6 +305,9 @@ public class SwitchCoreBenchmark {
             ring.offer(t, inPort[i], memory.length[(int) h], s, h * SLOT);
             core.onFrame(inPort[i], h, t);
             t += 5;
+            if ((i & BURST - 1) == BURST - 1) {
+                crossWorkers(t);
+            }
         }
         now = t;
         ring.drain(noWrite, BATCH);
@@ -269,26 +334,31 @@ public class SwitchCoreBenchmark {
      * rounds that alternate {@code onFrame} and {@code onFrameReference}; prints the median CPU ns
      * per frame of each and their ratio.
      *
-     * <pre>java -cp perf/target/classes:perf/target/lib/* org.pfcswitch.perf.SwitchCoreBenchmark [rounds] [ports,...] [egress,...]</pre>
+     * <pre>java -cp perf/target/classes:perf/target/lib/* org.pfcswitch.perf.SwitchCoreBenchmark [rounds] [ports,...] [egress,...] [feed,...] [workers,...]</pre>
      */
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
         String[] portList = (args.length > 1 ? args[1] : "1,4,9").split(",");
         String[] egressList = (args.length > 2 ? args[2] : "idle,queued").split(",");
         String[] feedList = (args.length > 3 ? args[3] : "frame,burst").split(",");
-        for (String e : egressList) {
-            for (String f : feedList) {
-                for (String p : portList) {
-                    SwitchCoreBenchmark b = new SwitchCoreBenchmark();
-                    b.ports = Integer.parseInt(p);
-                    b.frameBytes = 64;
-                    b.pfcwd = "off";
-                    b.shadows = "none";
-                    b.egress = e;
-                    b.feed = f;
-                    b.ringBits = 16;
-                    b.setUp();
-                    System.out.printf("egress=%-6s feed=%-5s ports=%s  %s%n", e, f, p, b.cpuTimes(rounds));
+        String[] workerList = (args.length > 4 ? args[4] : "1").split(",");
+        for (String w : workerList) {
+            for (String e : egressList) {
+                for (String f : feedList) {
+                    for (String p : portList) {
+                        SwitchCoreBenchmark b = new SwitchCoreBenchmark();
+                        b.ports = Integer.parseInt(p);
+                        b.frameBytes = 64;
+                        b.pfcwd = "off";
+                        b.shadows = "none";
+                        b.egress = e;
+                        b.feed = f;
+                        b.ringBits = 16;
+                        b.workers = Integer.parseInt(w);
+                        b.setUp();
+                        System.out.printf("workers=%s egress=%-6s feed=%-5s ports=%s  %s%n", w, e, f, p,
+                                b.cpuTimes(rounds));
+                    }
                 }
             }
         }
