@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "clear",
         mixinStandardHelpOptions = true,
+        header = "Clears counters, queue or PFC counters, or watermarks of a running switch, as show reads them.",
         description = {
             "Clears a family of counters of a running switch, through its control API: from",
             "then on show reads them relative to now and says since when it counts.",

@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "pfcwd",
         mixinStandardHelpOptions = true,
+        header = "Starts, stops and shows the PFC watchdog of a running switch, after SONiC's pfcwd.",
         description = {
             "Starts, stops and shows the PFC watchdog of a running switch through its control API,",
             "after SONiC's pfcwd command.",
@@ -89,8 +90,8 @@ final class PfcwdCommand implements Runnable {
                 description = "The priorities to watch (default: the switch's lossless priorities).")
         List<Integer> priorities;
 
-        @Parameters(arity = "2..*", paramLabel = "PORTS... DETECTION_TIME_MS")
-        List<String> args;
+        @Parameters(arity = "0..*", paramLabel = "PORTS... DETECTION_TIME_MS")
+        List<String> args = List.of();
 
         @Mixin
         SetCommand.Target target;
@@ -100,6 +101,11 @@ final class PfcwdCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (args.size() < 2) {
+                throw new ParameterException(spec.commandLine(), "pfcwd start takes the ports (names, or all) and then the"
+                        + " detection time in ms, e.g. 'pfcwd start all 400'" + (args.isEmpty() ? "" : "; got only '"
+                        + args.getFirst() + "'"));
+            }
             String last = args.getLast();
             long detection;
             try {
