@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.client.ControlClient;
 import org.pfcswitch.config.PfcWatchdogLoader;
+import org.pfcswitch.core.PfcWatchdogConfig;
 import org.pfcswitch.control.json.JsonOutput;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -77,7 +78,7 @@ final class PfcwdCommand implements Runnable {
             footer = {"", "Examples:", "  ./pfcswitch pfcwd start --action drop all 400",
                 "  ./pfcswitch pfcwd start --action forward --restoration-time 800 h2 h3 200"})
     static final class Start implements Callable<Integer> {
-        @Option(names = {"--action", "-a"}, paramLabel = "ACTION", defaultValue = "drop",
+        @Option(names = {"--action", "-a"}, paramLabel = "ACTION", defaultValue = "drop", completionCandidates = Actions.class,
                 description = "drop, forward or alert (default: ${DEFAULT-VALUE}).")
         String action;
 
@@ -98,6 +99,14 @@ final class PfcwdCommand implements Runnable {
 
         @Spec
         CommandSpec spec;
+
+        /** The watchdog's actions as the pfcwd: section and the API name them, for shell completion. */
+        static final class Actions implements Iterable<String> {
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return java.util.Arrays.stream(PfcWatchdogConfig.Action.values()).map(PfcWatchdogConfig.Action::label).iterator();
+            }
+        }
 
         @Override
         public Integer call() throws Exception {

@@ -76,7 +76,7 @@ final class ShowCommand implements Callable<Integer> {
             description = "With the watermark view: pg or queue (default: both).", completionCandidates = WatermarkKinds.class)
     String kind;
 
-    @Option(names = "--port", paramLabel = "NAME[,NAME...]", split = ",",
+    @Option(names = "--port", paramLabel = "NAME", split = ",",
             description = "Only these ports' rows (views with rows per port).")
     java.util.List<String> ports = new java.util.ArrayList<>();
 

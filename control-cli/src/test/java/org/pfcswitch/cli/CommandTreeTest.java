@@ -70,6 +70,23 @@ class CommandTreeTest {
         assertEquals(List.of(), failures);
     }
 
+    /**
+     * A comma-list option reads {@code --scheme=SCHEME[,SCHEME...]} in the synopsis: picocli adds the
+     * list syntax itself, so a label that spells it too reads {@code SCHEME[,SCHEME...][,SCHEME[,SCHEME...]...]}.
+     */
+    @Test
+    void commaListsReadOnceInTheSynopsis() {
+        List<String> doubled = new ArrayList<>();
+        for (List<String> path : commands()) {
+            Cli r = run(path, "--help");
+            if (r.out().contains("...][,")) {
+                doubled.add(String.join(" ", path));
+            }
+        }
+        assertEquals(List.of(), doubled, "commands whose synopsis spells a comma list twice");
+        assertTrue(Cli.run("sim", "--help").out().contains("[--scheme=SCHEME[,SCHEME...]]..."), Cli.run("sim", "--help").out());
+    }
+
     @Test
     void anUnknownOptionIsNamedInOneLineWithTheHintBeforeAnythingMissing() {
         List<String> failures = new ArrayList<>();
