@@ -62,6 +62,6 @@ final class ClearCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         return target.post(spec, "/api/v1/clear/" + what, "{}",
-                answer -> "cleared " + answer.path("cleared").asText() + " at " + answer.path("at").asText(), "pfcswitch clear");
+                answer -> "cleared " + answer.path("cleared").asText() + " at " + answer.path("at").asText());
     }
 }

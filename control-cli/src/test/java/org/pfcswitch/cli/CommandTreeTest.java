@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -110,6 +112,20 @@ class CommandTreeTest {
         assertEquals(2, r.exitCode(), r.err());
         String first = r.err().lines().findFirst().orElse("");
         assertTrue(first.startsWith("Unknown options: '--confg', 'lab.yaml'") && first.endsWith("(did you mean --config?)"), r.err());
+    }
+
+    /** A change sent to a switch names the command that was run in its errors, not another one. */
+    @Test
+    void aChangeNamesItsOwnCommandInItsErrors() {
+        String missing = Path.of(System.getProperty("java.io.tmpdir"), "pfcswitch-no-such-dir", "control.token").toString();
+        Map<String, List<String>> commandLines = Map.of("pfcswitch set scheme", List.of("set", "scheme", "dt"),
+                "pfcswitch clear", List.of("clear", "counters"), "pfcswitch pfcwd start", List.of("pfcwd", "start", "all", "400"),
+                "pfcswitch pfcwd stop", List.of("pfcwd", "stop"));
+        commandLines.forEach((command, args) -> {
+            Cli r = run(args, "--api", "http://127.0.0.1:1", "--token-file", missing);
+            assertEquals(1, r.exitCode(), r.err());
+            assertTrue(r.err().startsWith(command + ": no token file " + missing), r.err());
+        });
     }
 
     /** pfcwd start without its ports and detection time says what it takes, in words. */
