@@ -124,16 +124,15 @@ final class HostsCommand implements Callable<Integer> {
                     s.durationNanos() / 1e9);
             err.flush();
             org.pfcswitch.cli.client.ControlClient client = org.pfcswitch.cli.client.ControlClient.forCommand(spec, api);
-            com.fasterxml.jackson.databind.JsonNode switchBefore = SwitchRunSummary.readPorts(client, api, err);
+            String switchBefore = SwitchRunSummary.readMetrics(client, err);
             Progress progress = new Progress(err, "hosts " + s.name(), "on the hosts' clock");
             LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), progress);
             progress.done(String.format(Locale.ROOT, "hosts: %s done after %.3f s on the hosts' clock, clock slip %.3f ms",
                     s.name(), r.durationNanos() / 1e9, r.slipNanos() / 1e6));
             HostsReport report = new HostsReport(s.name(), config.toString(), r);
-            com.fasterxml.jackson.databind.JsonNode switchAfter = switchBefore == null ? null
-                    : SwitchRunSummary.readPorts(client, api, err);
+            String switchAfter = switchBefore == null ? null : SwitchRunSummary.readMetrics(client, err);
             SwitchRunSummary sw = switchAfter == null ? null
-                    : SwitchRunSummary.fromPortsViews("its control API at " + api, switchBefore, switchAfter);
+                    : SwitchRunSummary.fromMetrics("its control API at " + api, switchBefore, switchAfter);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 out.println(sw == null ? report.json() : withSwitch(report.json(), sw));
