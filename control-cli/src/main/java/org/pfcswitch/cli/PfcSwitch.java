@@ -68,8 +68,7 @@ public final class PfcSwitch {
      * grep finds an option with its description.
      */
     private static void fitHelp(CommandLine cli) {
-        java.io.Console console = System.console();
-        if (console != null && console.isTerminal()) {
+        if (Terminal.attached()) {
             cli.setUsageHelpAutoWidth(true);
         } else {
             cli.setUsageHelpWidth(UNWRAPPED);

@@ -183,7 +183,7 @@ final class ShowCommand implements Callable<Integer> {
             fabric.add(ControlClient.forCommand(spec, eq > 0 ? s.substring(eq + 1) : s));
         }
         PrintWriter out = spec.commandLine().getOut();
-        boolean redraw = watch > 0 && !json && Progress.isTerminal();
+        boolean redraw = watch > 0 && !json && Terminal.attached();
         boolean withRates = CounterRates.hasRates(view) && (rates || watch > 0);
         String path = "/api/v1/show/" + view + "?format=" + (json || withRates ? "json" : "text")
                 + (ports.isEmpty() ? "" : "&port=" + java.net.URLEncoder.encode(String.join(",", ports), java.nio.charset.StandardCharsets.UTF_8))
