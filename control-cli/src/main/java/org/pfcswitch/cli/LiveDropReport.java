@@ -1,10 +1,15 @@
 package org.pfcswitch.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.testbed.DropAttribution;
@@ -33,7 +38,7 @@ final class LiveDropReport {
      * {@code senderOfPort} names it for the drop's port (-1: no sender here, such as a clone port:
      * skipped).
      */
-    static List<Drop> fromSwitch(DpdkSwitch sw, java.util.function.IntUnaryOperator senderOfPort) {
+    static List<Drop> fromSwitch(DpdkSwitch sw, IntUnaryOperator senderOfPort) {
         List<Drop> drops = new ArrayList<>();
         for (DropLog.Row r : DropLog.rows(sw)) {
             int sender = senderOfPort.applyAsInt(r.port());
@@ -51,9 +56,9 @@ final class LiveDropReport {
      *
      * @throws IllegalArgumentException a line that is not the format, naming the file and line
      */
-    static List<Drop> readCsv(java.nio.file.Path file, java.util.function.ToIntFunction<String> hostOfPort)
-            throws java.io.IOException {
-        List<String> lines = java.nio.file.Files.readAllLines(file);
+    static List<Drop> readCsv(Path file, ToIntFunction<String> hostOfPort)
+            throws IOException {
+        List<String> lines = Files.readAllLines(file);
         if (lines.isEmpty() || !lines.getFirst().equals(DropLog.CSV_HEADER)) {
             throw new IllegalArgumentException(file + ": line 1: not a drop log (expected the header " + DropLog.CSV_HEADER
                     + ")");
