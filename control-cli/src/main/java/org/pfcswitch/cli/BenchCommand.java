@@ -112,7 +112,7 @@ final class BenchCommand {
                         + "so --peer ovs fails without them. Also reported: GC count and heap bytes the worker allocated in the "
                         + "measured windows, the load average before and after, the CPU time the hypervisor stole, and the "
                         + "share of their cores' time each side's forwarding threads actually ran in their windows (below 100 "
-                        + "%: the OS or other work took the rest).",
+                        + "%%: the OS or other work took the rest).",
                 "",
                 "Needs DPDK with dpdk-testpmd (package dpdk-dev) and 2 CPUs; --peer ovs needs root (hugepages, and "
                         + "the install on first use). Takes about 3 + sizes x workers x rounds x (2 x seconds + 6) seconds, "

@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "clear",
         mixinStandardHelpOptions = true,
+        header = "Clears counters, queue or PFC counters, or watermarks of a running switch, as show reads them.",
         description = {
             "Clears a family of counters of a running switch, through its control API: from",
             "then on show reads them relative to now and says since when it counts.",
@@ -61,6 +62,6 @@ final class ClearCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         return target.post(spec, "/api/v1/clear/" + what, "{}",
-                answer -> "cleared " + answer.path("cleared").asText() + " at " + answer.path("at").asText(), "pfcswitch clear");
+                answer -> "cleared " + answer.path("cleared").asText() + " at " + answer.path("at").asText());
     }
 }

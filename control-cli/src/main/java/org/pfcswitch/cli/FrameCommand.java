@@ -114,11 +114,11 @@ final class FrameCommand {
                 "  pfcswitch frame pfc --priorities 3 --quanta 0 --out xon.pcap",
                 "  pfcswitch frame pfc --priorities 3,4 --quanta 100,200 --count 10 --out two-times.pcap"})
     static final class Pfc implements Callable<Integer> {
-        @Option(names = "--priorities", required = true, split = ",", paramLabel = "P[,P...]",
+        @Option(names = "--priorities", required = true, split = ",", paramLabel = "P",
                 description = "Priorities 0..7 to set in the class-enable vector.")
         List<Integer> priorities;
 
-        @Option(names = "--quanta", defaultValue = "65535", split = ",", paramLabel = "Q[,Q...]",
+        @Option(names = "--quanta", defaultValue = "65535", split = ",", paramLabel = "Q",
                 description = "Pause time in quanta 0..65535: one value for all priorities, or one per priority in --priorities order (default: ${DEFAULT-VALUE}).")
         List<Integer> quanta;
 
@@ -205,7 +205,7 @@ final class FrameCommand {
                 description = "BITMAP: how many queues it covers, 0..128 (default: ${DEFAULT-VALUE}).")
         int queues;
 
-        @Option(names = "--paused", split = ",", paramLabel = "Q[,Q...]",
+        @Option(names = "--paused", split = ",", paramLabel = "Q",
                 description = "BITMAP: the paused queues, each below --queues (default: none, i.e. all resumed).")
         List<Integer> paused;
 

@@ -9,7 +9,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.pfcswitch.config.ConfigException;
+import org.pfcswitch.cli.client.ControlClient;
 import org.pfcswitch.cli.scenario.HostsReport;
+import org.pfcswitch.control.json.JsonInput;
+import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.cli.switchconfig.SwitchConfigReader;
 import org.pfcswitch.dataplane.CpuReservation;
 import org.pfcswitch.dataplane.DpdkSwitch;
@@ -22,6 +25,8 @@ import org.pfcswitch.testbed.LiveResult;
 import org.pfcswitch.testbed.LiveRun;
 import org.pfcswitch.testbed.Scenario;
 import org.pfcswitch.testbed.netns.PacketSocket;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,7 +101,7 @@ final class HostsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
     boolean json;
 
-    @Option(names = "--api", paramLabel = "URL", defaultValue = org.pfcswitch.cli.client.ControlClient.DEFAULT_URL,
+    @Option(names = "--api", paramLabel = "URL", defaultValue = ControlClient.DEFAULT_URL,
             description = "The running switch's control API, read at the start and end of the run (default: ${DEFAULT-VALUE}).")
     String api;
 
@@ -123,17 +128,16 @@ final class HostsCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "hosts: %s on %d hosts of %s for %.3f s in real time%n", s.name(), live.count(), config,
                     s.durationNanos() / 1e9);
             err.flush();
-            org.pfcswitch.cli.client.ControlClient client = org.pfcswitch.cli.client.ControlClient.forCommand(spec, api);
-            com.fasterxml.jackson.databind.JsonNode switchBefore = SwitchRunSummary.readPorts(client, api, err);
+            ControlClient client = ControlClient.forCommand(spec, api);
+            String switchBefore = SwitchRunSummary.readMetrics(client, err);
             Progress progress = new Progress(err, "hosts " + s.name(), "on the hosts' clock");
             LiveResult r = LiveRun.run(s, live.hosts(), s.durationNanos(), progress);
             progress.done(String.format(Locale.ROOT, "hosts: %s done after %.3f s on the hosts' clock, clock slip %.3f ms",
                     s.name(), r.durationNanos() / 1e9, r.slipNanos() / 1e6));
             HostsReport report = new HostsReport(s.name(), config.toString(), r);
-            com.fasterxml.jackson.databind.JsonNode switchAfter = switchBefore == null ? null
-                    : SwitchRunSummary.readPorts(client, api, err);
+            String switchAfter = switchBefore == null ? null : SwitchRunSummary.readMetrics(client, err);
             SwitchRunSummary sw = switchAfter == null ? null
-                    : SwitchRunSummary.fromPortsViews("its control API at " + api, switchBefore, switchAfter);
+                    : SwitchRunSummary.fromMetrics("its control API at " + api, switchBefore, switchAfter);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 out.println(sw == null ? report.json() : withSwitch(report.json(), sw));
@@ -149,10 +153,10 @@ final class HostsCommand implements Callable<Integer> {
 
     /** The hosts' JSON report with the switch's counts added as {@code "switch"}. */
     private static String withSwitch(String hostsJson, SwitchRunSummary sw) throws java.io.IOException {
-        org.pfcswitch.control.json.JsonOutput j = new org.pfcswitch.control.json.JsonOutput().beginObject();
+        JsonOutput j = new JsonOutput().beginObject();
         sw.json(j);
-        var report = (com.fasterxml.jackson.databind.node.ObjectNode) org.pfcswitch.control.json.JsonInput.read(hostsJson);
-        report.set("switch", org.pfcswitch.control.json.JsonInput.read(j.endObject().toString()).get("switch"));
+        var report = (ObjectNode) JsonInput.read(hostsJson);
+        report.set("switch", JsonInput.read(j.endObject().toString()).get("switch"));
         return report.toString();
     }
 

@@ -199,7 +199,7 @@ final class LabCommand implements Callable<Integer> {
             dropReport = !sw.cores().core(0).pausesWithPfc() ? "lossless drops not attributed: " + scheme + " does not pause with PFC"
                     : LiveDropReport.line(LiveDropReport.fromSwitch(sw,
                             port -> hosts.hostOnPort(sw.config().ports().get(port).name())),
-                            hosts.dropAttribution(sends, s.payloadMtu()), LiveDropReport.overflow(sw.cores()), rxMissed);
+                            hosts.dropAttribution(sends, s.payloadMtu()), DropLog.overflow(sw.cores()), rxMissed);
         }
         org.pfcswitch.core.SwitchWorkers cores = sw.cores();
         SwitchCounters c = cores.counters();

@@ -1,13 +1,16 @@
 package org.pfcswitch.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 
-import org.pfcswitch.core.LosslessDropLog;
-import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.testbed.DropAttribution;
 import org.pfcswitch.testbed.DropAttribution.Drop;
@@ -31,110 +34,34 @@ final class LiveDropReport {
     private LiveDropReport() {}
 
     /**
-     * The drops the running core logged, times on {@link System#nanoTime()}, each with its sender as
+     * The drops the running switch logged ({@link DropLog#rows}), each with its sender as
      * {@code senderOfPort} names it for the drop's port (-1: no sender here, such as a clone port:
      * skipped).
      */
-    static List<Drop> fromSwitch(DpdkSwitch sw, java.util.function.IntUnaryOperator senderOfPort) {
+    static List<Drop> fromSwitch(DpdkSwitch sw, IntUnaryOperator senderOfPort) {
         List<Drop> drops = new ArrayList<>();
-        for (int w = 0; w < sw.cores().workers(); w++) {
-            drops.addAll(fromCore(sw, sw.cores().core(w), senderOfPort));     // each worker logs its own ingress ports' drops
-        }
-        drops.sort(java.util.Comparator.comparingLong(Drop::at));
-        return drops;
-    }
-
-    /** Lossless drops the switch's workers could not log for want of room, all together. */
-    static long overflow(org.pfcswitch.core.SwitchWorkers cores) {
-        long n = 0;
-        for (int w = 0; w < cores.workers(); w++) {
-            n += cores.core(w).losslessDropLog().overflow();
-        }
-        return n;
-    }
-
-    private static List<Drop> fromCore(DpdkSwitch sw, SwitchCore core, java.util.function.IntUnaryOperator senderOfPort) {
-        LosslessDropLog log = core.losslessDropLog();
-        List<Drop> drops = new ArrayList<>();
-        for (int i = 0; i < log.size(); i++) {
-            int sender = senderOfPort.applyAsInt(log.port(i));
-            if (sender < 0) {
-                continue;
+        for (DropLog.Row r : DropLog.rows(sw)) {
+            int sender = senderOfPort.applyAsInt(r.port());
+            if (sender >= 0) {
+                drops.add(new Drop(sender, r.priority(), r.qp(), r.psn(), r.at(), r.xoffSentAt(), r.firstHeadroomQp(),
+                        r.firstHeadroomPsn(), r.firstHeadroomAt(), r.headroomBytes(), r.queueHeadroomBytes()));
             }
-            drops.add(new Drop(sender, log.priority(i), log.qp(i), log.psn(i), sw.systemNanos(log.at(i)),
-                    log.xoffSentAt(i) < 0 ? -1 : sw.systemNanos(log.xoffSentAt(i)), log.firstHeadroomQp(i),
-                    log.firstHeadroomPsn(i), log.firstHeadroomAt(i) < 0 ? -1 : sw.systemNanos(log.firstHeadroomAt(i)),
-                    log.headroomBytes(i), core.mmu().config().headroomBytes(log.port(i))));
         }
         return drops;
     }
 
-    /** The header of {@code run --drop-log}'s CSV; its times are CLOCK_MONOTONIC ns, as {@link System#nanoTime()} reads it. */
-    static final String CSV_HEADER = "port,priority,qp,psn,dropped_ns,xoff_sent_ns,first_headroom_qp,first_headroom_psn,"
-            + "first_headroom_ns,headroom_bytes,queue_headroom_bytes";
-
     /**
-     * Writes the switch's drop log ({@link LosslessDropLog}: the lossless drops of senders that obey
-     * PFC) to {@code file} as CSV, port by name, times on this machine's CLOCK_MONOTONIC (-1: none),
-     * so a tool that logged its senders with the same clock can tell whose each drop was.
-     *
-     * @return the rows written
-     * @throws java.io.IOException the file could not be written whole (a full disk, an I/O error):
-     *                             it is cut back to its last whole line, and the message says how
-     *                             many rows it keeps
-     */
-    static int writeCsv(DpdkSwitch sw, java.nio.file.Path file) throws java.io.IOException {
-        StringBuilder b = new StringBuilder(CSV_HEADER).append('\n');
-        List<Drop> drops = fromSwitch(sw, port -> port);       // the sender named by its port
-        for (Drop d : drops) {
-            b.append(sw.config().ports().get(d.host()).name()).append(',').append(d.priority()).append(',')
-                    .append(d.qp()).append(',').append(d.psn()).append(',').append(d.at()).append(',')
-                    .append(d.xoffSentAt()).append(',').append(d.firstQp()).append(',').append(d.firstPsn()).append(',')
-                    .append(d.firstHeadroomAt()).append(',').append(d.headroomBytes()).append(',')
-                    .append(d.queueHeadroomBytes()).append('\n');
-        }
-        byte[] csv = b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        try {
-            java.nio.file.Files.write(file, csv);
-        } catch (java.io.IOException e) {
-            long rows = keepWholeLines(file) - 1;
-            throw new java.io.IOException(e.getMessage() + "; " + (rows < 0 ? "not even its header was written"
-                    : "it keeps its header and the first " + rows + " of " + drops.size() + " rows, whole lines"), e);
-        }
-        return drops.size();
-    }
-
-    /** Cuts a text file that a failed write left cut mid-line back to its last whole line; returns the lines it keeps. */
-    private static long keepWholeLines(java.nio.file.Path file) throws java.io.IOException {
-        if (!java.nio.file.Files.exists(file)) {
-            return 0;
-        }
-        byte[] written = java.nio.file.Files.readAllBytes(file);
-        int end = written.length;
-        while (end > 0 && written[end - 1] != '\n') {
-            end--;
-        }
-        try (var channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
-            channel.truncate(end);
-        }
-        long lines = 0;
-        for (int i = 0; i < end; i++) {
-            lines += written[i] == '\n' ? 1 : 0;
-        }
-        return lines;
-    }
-
-    /**
-     * Reads {@link #writeCsv}'s file back as drops of the senders that {@code hostOfPort} names by
+     * Reads {@link DropLog#write}'s file back as drops of the senders that {@code hostOfPort} names by
      * switch port (-1: not a host here, skipped).
      *
      * @throws IllegalArgumentException a line that is not the format, naming the file and line
      */
-    static List<Drop> readCsv(java.nio.file.Path file, java.util.function.ToIntFunction<String> hostOfPort)
-            throws java.io.IOException {
-        List<String> lines = java.nio.file.Files.readAllLines(file);
-        if (lines.isEmpty() || !lines.getFirst().equals(CSV_HEADER)) {
-            throw new IllegalArgumentException(file + ": line 1: not a drop log (expected the header " + CSV_HEADER + ")");
+    static List<Drop> readCsv(Path file, ToIntFunction<String> hostOfPort)
+            throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        if (lines.isEmpty() || !lines.getFirst().equals(DropLog.CSV_HEADER)) {
+            throw new IllegalArgumentException(file + ": line 1: not a drop log (expected the header " + DropLog.CSV_HEADER
+                    + ")");
         }
         List<Drop> drops = new ArrayList<>();
         for (int n = 1; n < lines.size(); n++) {

@@ -45,9 +45,14 @@ public final class PfcSwitch {
     /**
      * A command line picocli cannot take: one line saying why (with picocli's guesses at a mistyped
      * name on the same line), then a hint where the usage is; not the whole usage, which buries the line.
+     * A word the command does not know is named before anything found missing: picocli checks the
+     * required options first, and {@code --confg x} would otherwise be answered "missing --config".
      */
-    private static int usageError(CommandLine.ParameterException e, String[] args) {
-        CommandLine cmd = e.getCommandLine();
+    private static int usageError(CommandLine.ParameterException error, String[] args) {
+        CommandLine cmd = error.getCommandLine();
+        CommandLine.ParameterException e = error instanceof CommandLine.UnmatchedArgumentException
+                || cmd.getUnmatchedArguments().isEmpty() ? error
+                : new CommandLine.UnmatchedArgumentException(cmd, cmd.getUnmatchedArguments());
         List<String> guesses = e instanceof CommandLine.UnmatchedArgumentException u ? u.getSuggestions() : List.of();
         cmd.getErr().println(e.getMessage() + (guesses.isEmpty() ? "" : " (did you mean " + String.join(" or ", guesses) + "?)"));
         cmd.getErr().println(USAGE_HINT_START + cmd.getCommandSpec().qualifiedName() + " --help' for its usage.");
@@ -63,8 +68,7 @@ public final class PfcSwitch {
      * grep finds an option with its description.
      */
     private static void fitHelp(CommandLine cli) {
-        java.io.Console console = System.console();
-        if (console != null && console.isTerminal()) {
+        if (Terminal.attached()) {
             cli.setUsageHelpAutoWidth(true);
         } else {
             cli.setUsageHelpWidth(UNWRAPPED);

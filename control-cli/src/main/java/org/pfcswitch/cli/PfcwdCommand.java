@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 
 import org.pfcswitch.cli.client.ControlClient;
 import org.pfcswitch.config.PfcWatchdogLoader;
+import org.pfcswitch.core.PfcWatchdogConfig;
 import org.pfcswitch.control.json.JsonOutput;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "pfcwd",
         mixinStandardHelpOptions = true,
+        header = "Starts, stops and shows the PFC watchdog of a running switch, after SONiC's pfcwd.",
         description = {
             "Starts, stops and shows the PFC watchdog of a running switch through its control API,",
             "after SONiC's pfcwd command.",
@@ -76,7 +78,7 @@ final class PfcwdCommand implements Runnable {
             footer = {"", "Examples:", "  ./pfcswitch pfcwd start --action drop all 400",
                 "  ./pfcswitch pfcwd start --action forward --restoration-time 800 h2 h3 200"})
     static final class Start implements Callable<Integer> {
-        @Option(names = {"--action", "-a"}, paramLabel = "ACTION", defaultValue = "drop",
+        @Option(names = {"--action", "-a"}, paramLabel = "ACTION", defaultValue = "drop", completionCandidates = Actions.class,
                 description = "drop, forward or alert (default: ${DEFAULT-VALUE}).")
         String action;
 
@@ -89,8 +91,8 @@ final class PfcwdCommand implements Runnable {
                 description = "The priorities to watch (default: the switch's lossless priorities).")
         List<Integer> priorities;
 
-        @Parameters(arity = "2..*", paramLabel = "PORTS... DETECTION_TIME_MS")
-        List<String> args;
+        @Parameters(arity = "0..*", paramLabel = "PORTS... DETECTION_TIME_MS")
+        List<String> args = List.of();
 
         @Mixin
         SetCommand.Target target;
@@ -98,8 +100,21 @@ final class PfcwdCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        /** The watchdog's actions as the pfcwd: section and the API name them, for shell completion. */
+        static final class Actions implements Iterable<String> {
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return java.util.Arrays.stream(PfcWatchdogConfig.Action.values()).map(PfcWatchdogConfig.Action::label).iterator();
+            }
+        }
+
         @Override
         public Integer call() throws Exception {
+            if (args.size() < 2) {
+                throw new ParameterException(spec.commandLine(), "pfcwd start takes the ports (names, or all) and then the"
+                        + " detection time in ms, e.g. 'pfcwd start all 400'" + (args.isEmpty() ? "" : "; got only '"
+                        + args.getFirst() + "'"));
+            }
             String last = args.getLast();
             long detection;
             try {

@@ -9,12 +9,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.pfcswitch.cli.scenario.ErrorBarPlot;
 import org.pfcswitch.cli.scenario.FigureFormat;
 import org.pfcswitch.cli.scenario.LinePlot;
+import org.pfcswitch.cli.sweep.ResultTable;
 import org.pfcswitch.core.trace.TraceHeader;
 import org.pfcswitch.core.trace.TraceReader;
 import org.pfcswitch.core.trace.TraceRecorder;
@@ -288,7 +291,7 @@ final class PlotCommand implements Callable<Integer> {
         }
         List<List<String>> lines;
         try {
-            lines = org.pfcswitch.cli.sweep.ResultTable.readCsv(Files.readString(file));
+            lines = ResultTable.readCsv(Files.readString(file));
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(file + ": no such file");
         } catch (IOException e) {
@@ -314,8 +317,7 @@ final class PlotCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--y " + y + ": no such figure in " + file + "; its figures: "
                     + String.join(", ", metrics));
         }
-        java.util.LinkedHashMap<String, List<org.pfcswitch.cli.scenario.ErrorBarPlot.Point>> series =
-                new java.util.LinkedHashMap<>();
+        LinkedHashMap<String, List<ErrorBarPlot.Point>> series = new LinkedHashMap<>();
         for (List<String> row : lines.subList(1, lines.size())) {
             StringBuilder label = new StringBuilder(row.get(scheme));
             for (int k = 0; k < keys.size(); k++) {
@@ -323,12 +325,12 @@ final class PlotCommand implements Callable<Integer> {
                     label.append(' ').append(keys.get(k)).append('=').append(row.get(k));
                 }
             }
-            series.computeIfAbsent(label.toString(), l -> new ArrayList<>()).add(new org.pfcswitch.cli.scenario.ErrorBarPlot.Point(
+            series.computeIfAbsent(label.toString(), l -> new ArrayList<>()).add(new ErrorBarPlot.Point(
                     row.get(xi), number(row.get(mean)), ci < 0 ? Double.NaN : number(row.get(ci))));
         }
-        org.pfcswitch.cli.scenario.ErrorBarPlot plot = new org.pfcswitch.cli.scenario.ErrorBarPlot(
+        ErrorBarPlot plot = new ErrorBarPlot(
                 file.getFileName() + ": " + y + " against " + x, x, y + " (mean)");
-        series.forEach((label, points) -> plot.series(new org.pfcswitch.cli.scenario.ErrorBarPlot.Series(label, points)));
+        series.forEach((label, points) -> plot.series(new ErrorBarPlot.Series(label, points)));
         writeFigure(out, plot::write);
         spec.commandLine().getErr().println("wrote " + out + ": " + series.size() + " lines, " + (lines.size() - 1) + " points");
         return 0;

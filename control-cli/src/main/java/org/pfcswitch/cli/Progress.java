@@ -34,7 +34,7 @@ final class Progress implements ScenarioRunner.Progress {
      * @param clock whose time the run counts, e.g. {@code "simulated"}
      */
     Progress(PrintWriter err, String label, String clock) {
-        this(err, label, clock, isTerminal(), System::nanoTime);
+        this(err, label, clock, Terminal.attached(), System::nanoTime);
     }
 
     Progress(PrintWriter err, String label, String clock, boolean terminal, LongSupplier nanoTime) {
@@ -45,15 +45,6 @@ final class Progress implements ScenarioRunner.Progress {
         this.nanoTime = nanoTime;
         this.startedAt = nanoTime.getAsLong();
         this.printedAt = startedAt;
-    }
-
-    /**
-     * Whether the user watches: since JDK 22 {@link System#console()} is there even when the
-     * streams are redirected, so its {@code isTerminal()} decides.
-     */
-    static boolean isTerminal() {
-        java.io.Console c = System.console();
-        return c != null && c.isTerminal();
     }
 
     @Override

@@ -317,9 +317,9 @@ final class RunCommand implements Callable<Integer> {
             log("drop log: none under " + anyCore.mmu().config().scheme() + ", which does not pause with PFC");
         } else if (dropLog != null) {
             try {
-                int rows = LiveDropReport.writeCsv(sw, dropLog);
+                int rows = DropLog.write(sw, dropLog);
                 log("drop log: " + rows + " lossless drops of senders that obey PFC written to " + dropLog
-                        + (LiveDropReport.overflow(cores) > 0 ? ", " + LiveDropReport.overflow(cores) + " more not logged" : ""));
+                        + (DropLog.overflow(cores) > 0 ? ", " + DropLog.overflow(cores) + " more not logged" : ""));
             } catch (IOException e) {
                 log("drop log: cannot write " + dropLog + ": " + e.getMessage());
                 outputFailed = true;

@@ -16,7 +16,7 @@ final class SchemesOption {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    @Option(names = "--scheme", split = ",", paramLabel = "SCHEME[,SCHEME...]", completionCandidates = SchemeNames.class,
+    @Option(names = "--scheme", split = ",", paramLabel = "SCHEME", completionCandidates = SchemeNames.class,
             description = "Schemes to run, one after the other: ${COMPLETION-CANDIDATES} (default: the scenario's "
                     + "schemes: list).")
     List<String> schemes;

@@ -69,15 +69,13 @@ final class SetCommand implements Runnable {
         @Option(names = "--json", description = "Print the API's JSON answer instead of a sentence.")
         boolean json;
 
-        /** Posts {@code body}; prints the answer as {@code words} say it, or as JSON with --json. */
+        /**
+         * Posts {@code body}; prints the answer as {@code words} say it, or as JSON with --json. Its
+         * errors start with the command that was run ({@code spec}'s full name, e.g. "pfcswitch pfcwd start").
+         */
         int post(CommandSpec spec, String path, String body, java.util.function.Function<JsonNode, String> words)
                 throws InterruptedException {
-            return post(spec, path, body, words, "pfcswitch set");
-        }
-
-        /** {@link #post}, its errors said by {@code command} (e.g. "pfcswitch clear"). */
-        int post(CommandSpec spec, String path, String body, java.util.function.Function<JsonNode, String> words,
-                 String command) throws InterruptedException {
+            String command = spec.qualifiedName();
             ControlClient client = ControlClient.forCommand(spec, api);
             Path file = tokenFile != null ? tokenFile : client.defaultTokenFile();
             String token;

@@ -15,7 +15,7 @@ final class ShadowsOption {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    @Option(names = "--shadow", split = ",", paramLabel = "SHADOW[,SHADOW...]", completionCandidates = ShadowNames.class,
+    @Option(names = "--shadow", split = ",", paramLabel = "SHADOW", completionCandidates = ShadowNames.class,
             description = "Shadow schemes: each keeps its own ledger over the same arrivals and departures as the "
                     + "real buffer and counts the XOFFs and drops it would have caused, never sending or dropping "
                     + "anything (${COMPLETION-CANDIDATES}; bfc cannot be a shadow). Off by default.")

@@ -76,7 +76,7 @@ final class ShowCommand implements Callable<Integer> {
             description = "With the watermark view: pg or queue (default: both).", completionCandidates = WatermarkKinds.class)
     String kind;
 
-    @Option(names = "--port", paramLabel = "NAME[,NAME...]", split = ",",
+    @Option(names = "--port", paramLabel = "NAME", split = ",",
             description = "Only these ports' rows (views with rows per port).")
     java.util.List<String> ports = new java.util.ArrayList<>();
 
@@ -183,7 +183,7 @@ final class ShowCommand implements Callable<Integer> {
             fabric.add(ControlClient.forCommand(spec, eq > 0 ? s.substring(eq + 1) : s));
         }
         PrintWriter out = spec.commandLine().getOut();
-        boolean redraw = watch > 0 && !json && Progress.isTerminal();
+        boolean redraw = watch > 0 && !json && Terminal.attached();
         boolean withRates = CounterRates.hasRates(view) && (rates || watch > 0);
         String path = "/api/v1/show/" + view + "?format=" + (json || withRates ? "json" : "text")
                 + (ports.isEmpty() ? "" : "&port=" + java.net.URLEncoder.encode(String.join(",", ports), java.nio.charset.StandardCharsets.UTF_8))

@@ -116,8 +116,8 @@ final class SimCommand implements Callable<Integer> {
                     + "shard's file shard-I-of-N.json.")
     Path out;
 
-    @Option(names = "--figures", paramLabel = "FORMAT[,FORMAT...]", split = ",", defaultValue = "png",
-            converter = FigureFormatConverter.class,
+    @Option(names = "--figures", paramLabel = "FORMAT", split = ",", defaultValue = "png",
+            converter = FigureFormatConverter.class, completionCandidates = FigureFormatNames.class,
             description = "Formats of the figures --out writes: png (for a screen; the default), svg or pdf (vector, "
                     + "for a paper); e.g. --figures svg,pdf.")
     Set<FigureFormat> figures;
@@ -602,6 +602,14 @@ final class SimCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("wrote " + files.size() + " files to " + dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** png, svg and pdf, as --figures takes them, for shell completion. */
+    static final class FigureFormatNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(FigureFormat.values()).map(FigureFormat::extension).iterator();
         }
     }
 

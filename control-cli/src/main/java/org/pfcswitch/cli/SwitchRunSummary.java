@@ -1,15 +1,17 @@
 package org.pfcswitch.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.pfcswitch.cli.client.ControlClient;
 import org.pfcswitch.control.json.JsonOutput;
 import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.core.SwitchWorkers;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * What the switch counted during a run of the emulated hosts, put beside the hosts' own counters
@@ -36,24 +38,52 @@ final class SwitchRunSummary {
     }
 
     /**
-     * The switch's counters as its control API's {@code show ports} gives them, read at the start
-     * and the end of a run: their differences.
+     * The switch's counters as its {@code /metrics} exports them, scraped at the start and the end of
+     * a run: their differences, per port in the order the switch lists its ports. {@code /metrics}
+     * never goes back, so an operator's {@code clear} during the run changes nothing here (what
+     * {@code show} reads restarts at a clear).
      */
-    static SwitchRunSummary fromPortsViews(String source, JsonNode before, JsonNode after) {
+    static SwitchRunSummary fromMetrics(String source, String before, String after) {
+        Map<String, long[]> start = portCounts(before);
         List<Port> out = new ArrayList<>();
-        JsonNode start = before.path("ports");
-        int i = 0;
-        for (JsonNode p : after.path("ports")) {
-            JsonNode b = start.path(i++);
-            out.add(new Port(p.path("port").asText(), p.path("sender_obeys_pfc").asBoolean(true),
-                    delta(p, b, "lossless_drops"), delta(p, b, "pfc_frames_sent"), delta(p, b, "pfc_frames_received"),
-                    delta(p, b, "rx_missed")));
-        }
+        portCounts(after).forEach((port, end) -> {
+            long[] b = start.getOrDefault(port, new long[COUNTS]);
+            out.add(new Port(port, end[IGNORING_SENDER] == 0, end[LOSSLESS] - b[LOSSLESS], end[PFC_SENT] - b[PFC_SENT],
+                    end[PFC_RECEIVED] - b[PFC_RECEIVED], end[RX_MISSED] - b[RX_MISSED]));
+        });
         return new SwitchRunSummary(source, out);
     }
 
-    private static long delta(JsonNode after, JsonNode before, String key) {
-        return after.path(key).asLong() - before.path(key).asLong();
+    private static final int LOSSLESS = 0, PFC_SENT = 1, PFC_RECEIVED = 2, RX_MISSED = 3, IGNORING_SENDER = 4, COUNTS = 5;
+    private static final Pattern SAMPLE = Pattern.compile("(pfcswitch_[a-z_]+)\\{([^}]*)} (\\S+)");
+    private static final Pattern PORT = Pattern.compile("(?:^|,)port=\"([^\"]*)\"");
+
+    /** Per port, in the order of the exposition: lossless drops, PFC frames sent and received, rx missed, ignoring sender (1). */
+    private static Map<String, long[]> portCounts(String exposition) {
+        Map<String, long[]> ports = new LinkedHashMap<>();
+        for (String line : exposition.split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            int counter = switch (m.group(1)) {
+                case "pfcswitch_lossless_drops_total" -> LOSSLESS;
+                case "pfcswitch_pfc_frames_sent_total" -> PFC_SENT;
+                case "pfcswitch_pfc_frames_received_total" -> PFC_RECEIVED;
+                case "pfcswitch_rx_missed_frames_total" -> RX_MISSED;
+                default -> -1;
+            };
+            Matcher port = PORT.matcher(m.group(2));
+            if (counter < 0 || !port.find()) {
+                continue;
+            }
+            long[] counts = ports.computeIfAbsent(port.group(1), p -> new long[COUNTS]);
+            counts[counter] += (long) Double.parseDouble(m.group(3));
+            if (counter == LOSSLESS && m.group(2).contains("sender=\"ignores_pfc\"")) {
+                counts[IGNORING_SENDER] = 1;
+            }
+        }
+        return ports;
     }
 
     /** The counters of a switch run in this process whose cores started the run fresh; {@code rxMissed} by port, during the run. */
@@ -72,21 +102,18 @@ final class SwitchRunSummary {
     }
 
     /**
-     * Reads the switch's {@code show ports} through {@code client}; null, with one line on {@code warn}
+     * Scrapes the switch's {@code /metrics} through {@code client}; null, with one line on {@code warn}
      * saying why, when the switch does not answer (the run goes on with the hosts' counters only).
      */
-    static JsonNode readPorts(ControlClient client, String url, java.io.PrintWriter warn) throws InterruptedException {
+    static String readMetrics(ControlClient client, java.io.PrintWriter warn) throws InterruptedException {
         try {
-            return org.pfcswitch.control.json.JsonInput.read(client.get("/api/v1/show/ports"));
+            return client.get("/metrics");
         } catch (ControlClient.Failure f) {
             warn.println("switch: not read (" + f.getMessage() + "): only the hosts' counters below; give --api URL"
                     + " of the running switch");
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            warn.println("switch: its answer at " + url + " is not JSON (" + e.getOriginalMessage() + "): only the hosts'"
-                    + " counters below");
+            warn.flush();
+            return null;
         }
-        warn.flush();
-        return null;
     }
 
     long obeyingLosslessDrops() {

@@ -61,6 +61,17 @@ class CompletionCommandTest {
         assertEquals("dsh dt", complete(script, "pfcswitch", "run", "--scheme", "d").strip(), "a single item as before");
     }
 
+    /** Options that take a word from a fixed list complete it as the command takes it (lower case). */
+    @Test
+    void figureFormatsAndWatchdogActionsComplete() throws Exception {
+        Path script = Files.writeString(dir.resolve("pfcswitch.bash"), Cli.run("completion").out());
+        assumeTrue(bash("true").startsWith("exit 0"), "no bash on this machine");
+        assertEquals("pdf png svg", complete(script, "pfcswitch", "sim", "--figures", "").strip());
+        assertEquals("svg,pdf svg,png", complete(script, "pfcswitch", "sim", "--figures", "svg,p").strip());
+        assertEquals("forward", complete(script, "pfcswitch", "pfcwd", "start", "--action", "f").strip());
+        assertEquals("alert drop forward", complete(script, "pfcswitch", "pfcwd", "start", "--action", "").strip());
+    }
+
     /** What the script offers for the last word of {@code words}, one candidate a line. */
     private String complete(Path script, String... words) throws Exception {
         StringBuilder array = new StringBuilder();

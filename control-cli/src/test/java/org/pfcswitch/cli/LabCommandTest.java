@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * runs under dt and spfc: the live switch and the simulator agree on the SPFC paper's direction,
  * SPFC pausing the victim port H0 less than DT; the simulator drops no lossless frame, and the
  * live switch none that its senders' logs show to be its own (or theirs); no mbuf is lost. Pause totals of live and sim runs are within a factor of 4 of each other (the live run's
- * hosts react in software, tens to hundreds of microseconds; docs/lab.md has the numbers).
+ * hosts react in software, tens to hundreds of microseconds; docs/lab.md has the numbers). On the
+ * three-host testbed with too little headroom, a live run that dropped lossless frames of senders that
+ * obey PFC says so and exits nonzero.
  */
 class LabCommandTest {
 
@@ -79,5 +81,40 @@ class LabCommandTest {
             double ratio = (double) rows.get(scheme + " live")[0] / rows.get(scheme + " sim")[0];
             assertTrue(ratio > 0.25 && ratio < 4, scheme + ": live/sim pause frames " + ratio + "\n" + out);
         }
+    }
+
+    /**
+     * {@code lab} on the three-host testbed with a headroom (1 KiB, under one frame) that cannot hold
+     * what an obeying sender has in flight when paused: after the table, the switch's counts of the
+     * live run say plainly that it dropped lossless frames from senders that obey PFC, and the
+     * command exits with status 4; the testbed is gone all the same.
+     */
+    @Test
+    void aLiveRunThatDroppedObeyingSendersLosslessFramesSaysSoAndExitsNonzero() throws Exception {
+        NetnsLab.requireRootAndTools();
+        String prefix = "pl" + ProcessHandle.current().pid() % 100_000 + "-";
+        Path config = dir.resolve("lab-small-headroom.yaml");
+        Files.writeString(config, Files.readString(Path.of("..", "testbed-configs", "netns-3hosts.yaml"))
+                .replace("pfcsw-", prefix).replace("hugepages: auto", "hugepages: off")
+                .replace("  scheme: dt\n", "  scheme: dt\n  headroomFormula: fixed\n  headroomBytes: 1KiB\n"));
+        String out;
+        int code;
+        try (SwitchProcess lab = SwitchProcess.start("lab", "-c", config.toString(), "--scenario",
+                Path.of(HostsCommandTest.SCENARIO).toAbsolutePath().toString(), "--duration", "500ms", "--warmup", "0")) {
+            code = lab.waitFor(Duration.ofSeconds(120));
+            out = lab.stdout() + "\n" + lab.stderr();
+        } finally {
+            Cli.run("testbed", "down", "-c", config.toString());
+        }
+        for (String h : new String[] {"h0", "h1", "h2"}) {
+            assertTrue(!Files.exists(Path.of("/var/run/netns", prefix + h)), "namespace " + prefix + h + " left behind");
+        }
+        assertEquals(SwitchRunSummary.EXIT_LOSSLESS_DROPS, code, out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("lossless drops: (\\d+) from senders that obey PFC"
+                + " \\(by ingress port: [^)]+\\)").matcher(out);
+        assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, out);
+        assertTrue(out.contains("NOT LOSSLESS: the switch dropped " + m.group(1) + " lossless frames from senders that"
+                + " obey PFC (exit status 4)"), out);
+        assertTrue(out.contains("(all returned)"), "every mbuf back after the run\n" + out);
     }
 }

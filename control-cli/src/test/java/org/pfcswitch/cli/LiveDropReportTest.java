@@ -25,7 +25,7 @@ class LiveDropReportTest {
         Path csv = dir.resolve("drops.csv");
         // h0's sender started PSN 0..29 every 40 us (1000 B at 200 Mb/s) and took the XOFF at 1.2 ms;
         // 'c0' is a clone port (no host here)
-        Files.writeString(csv, LiveDropReport.CSV_HEADER + "\n"
+        Files.writeString(csv, DropLog.CSV_HEADER + "\n"
                 + "h0,3,7,20,900000,400000,7,5,240000,9800,10000\n"         // wire: sent before the pause, 15 frames in headroom
                 + "c0,3,9,1,900000,400000,9,0,0,9800,10000\n"
                 + "h0,3,7,25,1000000,-1,7,5,240000,9800,10000\n");          // before any XOFF: the switch's
@@ -78,10 +78,10 @@ class LiveDropReportTest {
         Files.writeString(csv, "port,psn\nh0,1\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LiveDropReport.readCsv(csv, p -> 0));
         assertTrue(e.getMessage().startsWith(csv + ": line 1: not a drop log"), e.getMessage());
-        Files.writeString(csv, LiveDropReport.CSV_HEADER + "\nh0,3,7,20,900000,400000,7,5,240000,9800,10000\nh0,3,x,1,2,3,4,5,6,7,8\n");
+        Files.writeString(csv, DropLog.CSV_HEADER + "\nh0,3,7,20,900000,400000,7,5,240000,9800,10000\nh0,3,x,1,2,3,4,5,6,7,8\n");
         e = assertThrows(IllegalArgumentException.class, () -> LiveDropReport.readCsv(csv, p -> 0));
         assertTrue(e.getMessage().startsWith(csv + ": line 3: "), e.getMessage());
-        Files.writeString(csv, LiveDropReport.CSV_HEADER + "\nh0,3,7\n");
+        Files.writeString(csv, DropLog.CSV_HEADER + "\nh0,3,7\n");
         e = assertThrows(IllegalArgumentException.class, () -> LiveDropReport.readCsv(csv, p -> 0));
         assertEquals(csv + ": line 2: 11 fields expected, got 3", e.getMessage());
     }

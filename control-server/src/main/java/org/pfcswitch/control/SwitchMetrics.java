@@ -266,7 +266,7 @@ public final class SwitchMetrics {
     }
 
     /** The control API's connections that {@code listener} dropped or refused, by reason. */
-    void countControlDrops(HttpListener listener) {
+    public void countControlDrops(HttpListener listener) {
         for (HttpListener.Drop d : HttpListener.Drop.values()) {
             FunctionCounter.builder("pfcswitch.control.connections.dropped", listener, l -> l.drops(d))
                     .description("Control API connections dropped or refused: a request that did not arrive whole in"

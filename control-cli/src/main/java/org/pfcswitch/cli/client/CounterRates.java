@@ -30,6 +30,15 @@ public final class CounterRates {
             "queues", List.of("rx_frames", "tx_frames", "drops", "ecn_marked"),
             "pfc", List.of("pause_sent", "pause_received", "paused_seconds"));
 
+    /**
+     * Column headings that differ from the upper-cased JSON key, so that a rate table names a
+     * counter as the view's own table does ({@code show ports}: PFC_TX, {@code show queues}: RX, TX, ECN).
+     */
+    private static final Map<String, Map<String, String>> HEADINGS = Map.of(
+            "ports", Map.of("pfc_frames_sent", "PFC_TX", "pfc_frames_received", "PFC_RX"),
+            "queues", Map.of("rx_frames", "RX", "tx_frames", "TX", "ecn_marked", "ECN"),
+            "pfc", Map.of());
+
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
 
     public static boolean hasRates(String view) {
@@ -168,7 +177,7 @@ public final class CounterRates {
         List<String> header = new ArrayList<>(view.equals("ports") ? List.of("PORT") : List.of("PORT", "PRIO"));
         int keys = header.size();
         for (String c : counters) {
-            String name = c.toUpperCase(Locale.ROOT);
+            String name = HEADINGS.get(view).getOrDefault(c, c.toUpperCase(Locale.ROOT));
             header.add(name);
             header.add(name + "/S");
         }

@@ -37,6 +37,22 @@ class CounterRatesTest {
         assertTrue(h0.matches("h0\\s+700\\s+300\\.0\\b.*"), h0);
     }
 
+    /** A rate table heads each counter as the view's own table does, each followed by its rate. */
+    @Test
+    void columnsAreNamedAsInTheViewsOwnTable() throws Exception {
+        JsonNode ports = new ObjectMapper().readTree("{\"view\":\"ports\",\"core_nanos\":1,\"ports\":[{\"port\":\"h0\"}]}");
+        assertEquals(List.of("PORT", "RX_FRAMES", "RX_FRAMES/S", "RX_BYTES", "RX_BYTES/S", "TX_FRAMES", "TX_FRAMES/S", "TX_BYTES",
+                "TX_BYTES/S", "DROPS", "DROPS/S", "PFC_TX", "PFC_TX/S", "PFC_RX", "PFC_RX/S"), heading(new CounterRates("ports", null, ports)));
+        JsonNode queues = new ObjectMapper().readTree("{\"view\":\"queues\",\"core_nanos\":1,\"queues\":[{\"port\":\"h0\","
+                + "\"priority\":3}]}");
+        assertEquals(List.of("PORT", "PRIO", "RX", "RX/S", "TX", "TX/S", "DROPS", "DROPS/S", "ECN", "ECN/S"),
+                heading(new CounterRates("queues", null, queues)));
+    }
+
+    private static List<String> heading(CounterRates r) {
+        return List.of(r.text().lines().skip(1).findFirst().orElseThrow().trim().split("\\s+"));
+    }
+
     @Test
     void pfcRatesArePerPriorityAndPausedTimeBecomesAShare() throws Exception {
         ObjectMapper m = new ObjectMapper();
