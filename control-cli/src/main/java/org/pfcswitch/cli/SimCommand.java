@@ -141,11 +141,12 @@ final class SimCommand implements Callable<Integer> {
     Integer jobs;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
-            description = "Threads per run (default 1): the switches are dealt out to N partitions, each with its "
-                    + "switches' hosts, run in parallel in windows of virtual time as long as the shortest link between "
-                    + "two partitions. The results are the same for any N, the frame memory (frames_mb) aside. N is "
-                    + "at most the topology's switches; traffic that adds flows as the run goes (an incast with "
-                    + "repeatUntil) needs N = 1. Many runs (--sweep, --seeds) keep more cores busy with --jobs.")
+            description = "Threads per run (default 1): each switch with its hosts is a partition, the partitions are "
+                    + "dealt out to N threads and run in parallel in windows of virtual time as long as the shortest "
+                    + "link between two partitions. The results are the same for any N, the frame memory "
+                    + "(frames_mb) aside. N is at most the topology's switches; traffic that adds flows as the run "
+                    + "goes (an incast with repeatUntil) needs N = 1. Many runs (--sweep, --seeds) keep more cores "
+                    + "busy with --jobs.")
     int threads;
 
     @Option(names = "--table", paramLabel = "FILE",

@@ -2,6 +2,8 @@ package org.pfcswitch.testbed;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 
@@ -23,7 +25,8 @@ import java.util.concurrent.CyclicBarrier;
  * at the earliest pending event and is shorter than the lookahead, the smallest delay of a wire
  * between two partitions, so whatever a partition sends another during a window arrives after
  * it; a window also ends at the next global event. Every partition runs its window's events
- * (in parallel on {@link #EventLoop(int) several threads}); then frames sent across partitions
+ * (in parallel on {@link #EventLoop(int, int) several threads}, a thread's partitions one after
+ * another); then frames sent across partitions
  * are handed over, each wire's in its order, and due global events run. Within a partition the
  * events run in the order one loop of all of them would give them, so the run is the same.
  *
@@ -54,6 +57,7 @@ public final class EventLoop implements AutoCloseable {
 
     private final EventQueue[] partitions;
     private final EventQueue global;
+    private final int threads;
     private Node[] byId = new Node[0];
     private int[] queueOf = new int[0];
     private long[] digests = new long[0];
@@ -74,19 +78,37 @@ public final class EventLoop implements AutoCloseable {
 
     /** A loop of {@code partitions} partitions, each run on a thread of its own when there are several. */
     public EventLoop(int partitions) {
+        this(partitions, partitions);
+    }
+
+    /**
+     * A loop of {@code partitions} partitions run by {@code threads} threads, thread t running
+     * partitions t, t + threads, ... one after the other in each window.
+     */
+    public EventLoop(int partitions, int threads) {
         if (partitions < 1) {
             throw new IllegalArgumentException("an event loop needs >= 1 partition, got " + partitions);
+        }
+        if (threads < 1 || threads > partitions) {
+            throw new IllegalArgumentException("an event loop of " + partitions + " partitions runs on 1.." + partitions
+                    + " threads, got " + threads);
         }
         this.partitions = new EventQueue[partitions];
         for (int i = 0; i < partitions; i++) {
             this.partitions[i] = new EventQueue(this, i);
         }
+        this.threads = threads;
         this.global = new EventQueue(this, partitions);
         global.lead(this.partitions);
     }
 
     public int partitions() {
         return partitions.length;
+    }
+
+    /** The thread that runs partition {@code partition}: thread t runs partitions t, t + threads, ... */
+    int threadOf(int partition) {
+        return partition % threads;
     }
 
     /** Adds a node to the global queue (it runs between windows and may act on any node) and returns its id. */
@@ -136,6 +158,30 @@ public final class EventLoop implements AutoCloseable {
         return n;
     }
 
+    /**
+     * With {@code -Dpfcswitch.sim.eventCounts=true}: the events run so far by the class of the node
+     * and the kind, such as {@code "RoceHost WAKE"}; otherwise empty.
+     */
+    public SortedMap<String, Long> eventCounts() {
+        SortedMap<String, Long> byClassAndKind = new TreeMap<>();
+        if (!EventQueue.COUNTING) {
+            return byClassAndKind;
+        }
+        String[] kindNames = {"FRAME", "WAKE", "FLOW_START"};
+        for (int n = 0; n < byId.length; n++) {
+            for (int k = 0; k < kindNames.length; k++) {
+                long c = global.count(n, k);
+                for (EventQueue q : partitions) {
+                    c += q.count(n, k);
+                }
+                if (c > 0) {
+                    byClassAndKind.merge(byId[n].getClass().getSimpleName() + " " + kindNames[k], c, Long::sum);
+                }
+            }
+        }
+        return byClassAndKind;
+    }
+
     public int pendingEvents() {
         int n = global.pendingEvents();
         for (EventQueue q : partitions) {
@@ -147,11 +193,11 @@ public final class EventLoop implements AutoCloseable {
         return n;
     }
 
-    /** Entries in the heaps: at most one per lane, plus the events scheduled outside lanes. */
-    int heapEntries() {
-        int n = global.heapEntries();
+    /** Slots the queues order: at most one per lane, plus the events scheduled outside lanes. */
+    int queuedSlots() {
+        int n = global.queuedSlots();
         for (EventQueue q : partitions) {
-            n += q.heapEntries();
+            n += q.queuedSlots();
         }
         return n;
     }
@@ -255,10 +301,20 @@ public final class EventLoop implements AutoCloseable {
             partitions[0].runUntil(end);
             return;
         }
+        parallelWindow = true;
+        if (threads == 1) {
+            try {
+                for (EventQueue q : partitions) {
+                    q.runUntil(end);
+                }
+            } finally {
+                parallelWindow = false;
+            }
+            return;
+        }
         if (workers == null) {
             workers = new Workers();
         }
-        parallelWindow = true;
         try {
             workers.run(end);
         } finally {
@@ -291,6 +347,9 @@ public final class EventLoop implements AutoCloseable {
         }
         HeapSlab from = slabs[lane.from.partition];
         HeapSlab to = slabs[lane.to.partition];
+        if (from == to) {
+            return handle;                  // partitions of one thread share its slab
+        }
         int length = from.length(handle);
         long copy = to.allocateOrFail(length);
         MemorySegment.copy(from.bytes(), from.offset(handle), to.bytes(), to.offset(copy), length);
@@ -331,36 +390,43 @@ public final class EventLoop implements AutoCloseable {
     }
 
     /**
-     * A thread per partition but the first, which the caller's thread runs: all meet at a barrier
-     * before a window and after it.
+     * The threads but the first, which is the caller's: all meet at a barrier before a window and
+     * after it; thread t runs partitions t, t + threads, ...
      */
     private final class Workers {
-        private final CyclicBarrier barrier = new CyclicBarrier(partitions.length);
+        private final CyclicBarrier barrier = new CyclicBarrier(threads);
         private long end;
         private boolean stopping;
-        private final Throwable[] failures = new Throwable[partitions.length];
+        private final Throwable[] failures = new Throwable[threads];
 
         Workers() {
-            for (int p = 1; p < partitions.length; p++) {
-                int partition = p;
-                Thread t = new Thread(() -> work(partition), "sim-partition-" + p);
+            for (int p = 1; p < threads; p++) {
+                int thread = p;
+                Thread t = new Thread(() -> work(thread), "sim-partition-" + p);
                 t.setDaemon(true);
                 t.start();
             }
         }
 
-        private void work(int partition) {
+        private void work(int thread) {
             while (true) {
                 await();
                 if (stopping) {
                     return;
                 }
                 try {
-                    partitions[partition].runUntil(end);
+                    runShare(thread, end);
                 } catch (Throwable t) {
-                    failures[partition] = t;
+                    failures[thread] = t;
                 }
                 await();
+            }
+        }
+
+        /** Runs the partitions of {@code thread} ({@link #threadOf}) up to the window's end. */
+        private void runShare(int thread, long windowEnd) {
+            for (int p = thread; p < partitions.length; p += threads) {
+                partitions[p].runUntil(windowEnd);
             }
         }
 
@@ -368,7 +434,7 @@ public final class EventLoop implements AutoCloseable {
             end = windowEnd;
             await();
             try {
-                partitions[0].runUntil(windowEnd);
+                runShare(0, windowEnd);
             } catch (Throwable t) {
                 failures[0] = t;
             }

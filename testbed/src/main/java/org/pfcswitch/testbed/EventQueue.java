@@ -4,46 +4,89 @@ import java.util.Arrays;
 
 /**
  * One partition's pending events, run by one thread at a time: primitive tuples (time, node, kind,
- * port, arg) in slot arrays, ordered by a 4-ary heap of slot numbers on (time, key). The key is
- * {@link EventLoop}'s tie order (the scheduling node, then that node's own count of events it has
- * scheduled), given by the caller, so the order never depends on which queue an event waits in
- * or when it was inserted. No object is created per event once the arrays have grown.
+ * port, arg) in slot arrays, run in (time, key) order. The key is {@link EventLoop}'s tie order
+ * (the scheduling node, then that node's own count of the events it has scheduled), given by the
+ * caller, so the order never depends on which queue an event waits in or when it was inserted. No
+ * object is created per event once the arrays have grown.
+ *
+ * <p><b>A timing wheel in front of a heap.</b> Nearly every event of a run is due within a few
+ * microseconds (a line frees, a frame arrives after its wire's delay), so the slots due before
+ * the wheel's horizon wait in the wheel: {@value #BUCKETS} buckets of {@value #BUCKET_NANOS} ns
+ * starting at the bucket of the last event run, each an unordered list of the slots due in it, and
+ * a bitmap of the buckets that hold any. Adding is a push on a list; the next event is the least
+ * (time, key) of the first non-empty bucket, which holds a handful. Slots due at or after the
+ * horizon (flow starts, long timers) wait in a 4-ary heap and move into the wheel as the horizon
+ * passes them. Every slot in the wheel is due before every slot in the heap, so the next event is
+ * the wheel's if it has one, else the heap's.
  *
  * <p>Frame arrivals of a wire wait in the wire's own FIFO ({@link #openLane}), and a node's flow
- * starts in one of the node's own, with only the earliest of each FIFO in the heap; that changes
+ * starts in one of the node's own, with only the earliest of each FIFO holding a slot; that changes
  * the cost, not the order.
  */
 final class EventQueue {
 
+    /**
+     * With {@code -Dpfcswitch.sim.eventCounts=true}, events are counted by node and kind
+     * ({@link EventLoop#eventCounts()}), to see which kinds a run spends its events on; off, the
+     * JIT drops the count.
+     */
+    static final boolean COUNTING = Boolean.getBoolean("pfcswitch.sim.eventCounts");
+    private static final int KINDS = 3;
+
+    private static final int BUCKET_SHIFT = 2;
+    /** The width of a bucket of the wheel. */
+    static final long BUCKET_NANOS = 1L << BUCKET_SHIFT;
+    /** Buckets of the wheel (a power of two): the horizon is this many bucket widths after the current bucket's start. */
+    static final int BUCKETS = 2048;
+    private static final long WHEEL_NANOS = (long) BUCKETS << BUCKET_SHIFT;
+    private static final int NONE = -1;
+
     private final EventLoop loop;
+    /** By node id * 3 + kind, when {@link #COUNTING}: the events run. */
+    private long[] counts = new long[0];
     /** The partition this queue runs (the loop's global queue has the index after the last partition). */
     final int partition;
 
-    // Per event, by slot: what to deliver. The order key lives in the heap, beside the slot number.
+    // Per slot: when and in which order it is due, what to deliver, and the list it waits in. A
+    // slot is one event, or the earliest event of a lane (its lane's number in lane[], else NONE).
+    private long[] time = new long[1024];
+    private long[] key = new long[1024];
     private int[] node = new int[1024];
     private int[] kind = new int[1024];
     private int[] port = new int[1024];
     private long[] arg = new long[1024];
-    // A 4-ary min-heap on (time, key). Each entry's key sits in the heap's own parallel arrays, so a
-    // comparison never follows a slot number, and the four children of an entry are adjacent. Any
-    // heap pops the same order: the key is unique, so the order is total.
-    private int[] heap = new int[1024];
-    private long[] heapTime = new long[1024];
-    private long[] heapKey = new long[1024];
+    private int[] lane = new int[1024];
+    private int[] next = new int[1024];
     private int[] freeSlots = new int[1024];
     private int freeCount;
+    private int slotsUsed;
+
+    // The wheel: per bucket the first slot of its list (NONE: empty), a bit per non-empty bucket.
+    private final int[] bucketHead = new int[BUCKETS];
+    private final long[] occupied = new long[BUCKETS / 64];
+    private int wheelSlots;
+    /** The start of the wheel's current bucket: the bucket of the last event run (or of 0). */
+    private long wheelStart;
+    /** Slots due before this wait in the wheel, the others in the heap. */
+    private long horizon = WHEEL_NANOS;
+
+    // A 4-ary min-heap on (time, key) of the slots due at or after the horizon. Each entry's key sits
+    // in the heap's own parallel arrays, so a comparison never follows a slot number.
+    private int[] heap = new int[64];
+    private long[] heapTime = new long[64];
+    private long[] heapKey = new long[64];
+    private int heapSize;
+
+    // The next slot to run, once found (NONE: not known); if in the wheel, the slot before it in its
+    // bucket's list (NONE: it is the list's first).
+    private int nextSlot = NONE;
+    private int nextPrevious = NONE;
+
     private Lane[] lanes = new Lane[0];
     // By node id: the lane of that node's FLOW_START events (-1: none yet). Traffic generators draw
-    // every start before the run, so without lanes the heap would hold one entry per future flow
-    // (tens of thousands on a fabric) and every removal would sift through all of them.
+    // every start before the run, so without lanes the queue would hold one slot per future flow
+    // (tens of thousands on a fabric).
     private int[] flowStartLane = new int[0];
-    private int size;
-    private int slotsUsed;
-    // True while an event runs whose heap entry (the root, heap[0]) is spent but not yet removed.
-    // The first event scheduled meanwhile takes the root's place with one sift-down, instead of
-    // the root being removed (a sift-down of the last entry) and the new event pushed (a sift-up):
-    // most events schedule at least one more. The heap holds the same set of keys either way.
-    private boolean rootSpent;
 
     /** The node whose event runs now, or {@link EventLoop#OUTSIDE}: the source of the keys of what it schedules. */
     int source = EventLoop.OUTSIDE;
@@ -55,6 +98,7 @@ final class EventQueue {
     EventQueue(EventLoop loop, int partition) {
         this.loop = loop;
         this.partition = partition;
+        Arrays.fill(bucketHead, NONE);
     }
 
     /** While this queue runs a node, {@code others} take it as their {@link #source} too. */
@@ -72,19 +116,21 @@ final class EventQueue {
 
     /** The earliest pending event's time, or {@link Long#MAX_VALUE}. */
     long nextTime() {
-        return size > 0 ? heapTime[0] : Long.MAX_VALUE;          // asked between runs, when no root is spent
+        int s = findNext();
+        return s == NONE ? Long.MAX_VALUE : time[s];
     }
 
     int pendingEvents() {
-        int n = rootSpent ? size - 1 : size;
-        for (Lane lane : lanes) {
-            n += lane.count > 0 ? lane.count - 1 : 0;    // the heap holds one entry per busy lane
+        int n = queuedSlots();
+        for (Lane l : lanes) {
+            n += l.count > 0 ? l.count - 1 : 0;    // a busy lane holds one slot
         }
         return n;
     }
 
-    int heapEntries() {
-        return rootSpent ? size - 1 : size;
+    /** Slots in the wheel and the heap: one per event outside lanes, one per busy lane. */
+    int queuedSlots() {
+        return wheelSlots + heapSize;
     }
 
     void schedule(long at, long key, int nodeId, int eventKind, int eventPort, long eventArg) {
@@ -92,10 +138,10 @@ final class EventQueue {
             scheduleOnLane(flowStartLane(nodeId), at, key, eventArg);
             return;
         }
-        scheduleInHeap(at, key, nodeId, eventKind, eventPort, eventArg);
+        scheduleSlot(at, key, nodeId, eventKind, eventPort, eventArg, NONE);
     }
 
-    private void scheduleInHeap(long at, long key, int nodeId, int eventKind, int eventPort, long eventArg) {
+    private void scheduleSlot(long at, long q, int nodeId, int eventKind, int eventPort, long eventArg, int laneId) {
         if (at < now) {
             throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
         }
@@ -104,27 +150,37 @@ final class EventQueue {
         kind[s] = eventKind;
         port[s] = eventPort;
         arg[s] = eventArg;
-        push(at, key, s);
+        lane[s] = laneId;
+        enqueue(s, at, q);
     }
 
-    /** Adds the heap entry (t, q, slot): in the spent root's place if there is one, else at the bottom. */
-    private void push(long t, long q, int slot) {
-        if (rootSpent) {
-            rootSpent = false;
-            down(t, q, slot);
-            return;
+    /** Puts slot {@code s}, due at ({@code t}, {@code q}), in the wheel if before the horizon, else in the heap. */
+    private void enqueue(int s, long t, long q) {
+        time[s] = t;
+        key[s] = q;
+        if (nextSlot != NONE && (t < time[nextSlot] || t == time[nextSlot] && q < key[nextSlot]
+                || nextPrevious == NONE && t < horizon && bucket(t) == bucket(time[nextSlot]))) {
+            nextSlot = NONE;            // it runs earlier, or its list's head changes under the found slot
         }
-        if (size == heap.length) {
-            growHeap();
+        if (t < horizon) {
+            int b = bucket(t);
+            next[s] = bucketHead[b];
+            bucketHead[b] = s;
+            occupied[b >>> 6] |= 1L << b;
+            wheelSlots++;
+        } else {
+            push(t, q, s);
         }
-        up(size++, t, q, slot);
+    }
+
+    private static int bucket(long t) {
+        return (int) (t >>> BUCKET_SHIFT) & (BUCKETS - 1);
     }
 
     /**
      * Opens a lane: a FIFO of FRAME events to one (node, port), for a sender whose events arrive in
-     * time order, as a wire's frames do. Only a lane's earliest event sits in the heap, so the heap
-     * holds about one entry per busy wire rather than one per frame in flight, and a lane's next
-     * event replaces its predecessor at the top instead of a pop and a push.
+     * time order, as a wire's frames do. Only a lane's earliest event holds a slot, so the queue
+     * holds about one slot per busy wire rather than one per frame in flight.
      */
     int openLane(int nodeId, int eventPort) {
         return openLane(nodeId, EventLoop.FRAME, eventPort);
@@ -150,64 +206,62 @@ final class EventQueue {
 
     /** Schedules the lane's kind of event with {@code eventArg} on lane {@code laneId}. */
     void scheduleOnLane(int laneId, long at, long key, long eventArg) {
-        Lane lane = lanes[laneId];
-        if (lane.count > 0 && at < lane.time[(lane.head + lane.count - 1) & lane.mask]) {
-            scheduleInHeap(at, key, lane.node, lane.kind, lane.port, eventArg);   // out of order: the heap keeps it right
+        Lane l = lanes[laneId];
+        if (l.count > 0 && at < l.time[(l.head + l.count - 1) & l.mask]) {
+            scheduleSlot(at, key, l.node, l.kind, l.port, eventArg, NONE);   // out of order: a slot of its own keeps it right
             return;
         }
         if (at < now) {
             throw new IllegalArgumentException("event at " + at + " ns is before now (" + now + " ns)");
         }
-        if (lane.count == 0) {
-            push(at, key, -1 - laneId);                            // a negative slot names a lane
+        if (l.count == 0) {
+            scheduleSlot(at, key, l.node, l.kind, l.port, 0, laneId);
         }
-        lane.add(at, key, eventArg);
+        l.add(at, key, eventArg);
     }
 
     /** Runs events until none is left at or before {@code until}; the clock then reads {@code until}. */
     void runUntil(long until) {
         Node[] byId = loop.nodes();
         long[] digests = loop.nodeDigests();
-        while (size > 0 && heapTime[0] <= until) {
-            int s = heap[0];
-            now = heapTime[0];
-            int n;
-            int k;
-            int p;
+        while (true) {
+            int s = findNext();
+            if (s == NONE || time[s] > until) {
+                break;
+            }
+            dequeueNext();
+            now = time[s];
+            if (now - wheelStart >= BUCKET_NANOS) {
+                turnWheelTo(now);
+            }
+            int n = node[s];
+            int k = kind[s];
+            int p = port[s];
             long a;
-            if (s >= 0) {
-                rootSpent = true;                  // removed after the event, unless it schedules one
-                freeSlots[freeCount++] = s;
-                n = node[s];
-                k = kind[s];
-                p = port[s];
+            int laneId = lane[s];
+            if (laneId == NONE) {
                 a = arg[s];
+                freeSlots[freeCount++] = s;
             } else {
-                Lane lane = lanes[-1 - s];
-                a = lane.arg[lane.head];
-                lane.head = (lane.head + 1) & lane.mask;
-                if (--lane.count > 0) {
-                    down(lane.time[lane.head], lane.key[lane.head], s);   // the lane's next event takes its place
+                Lane l = lanes[laneId];
+                a = l.arg[l.head];
+                l.head = (l.head + 1) & l.mask;
+                if (--l.count > 0) {
+                    enqueue(s, l.time[l.head], l.key[l.head]);      // the lane's next event takes its slot
                 } else {
-                    rootSpent = true;
+                    freeSlots[freeCount++] = s;
                 }
-                n = lane.node;
-                k = lane.kind;
-                p = lane.port;
             }
             dispatched++;
+            if (COUNTING) {
+                countEvent(n, k);
+            }
             digests[n] = (digests[n] ^ (now * 31 + ((long) n << 20 | (long) k << 16 | p))) * 0x0100_0000_01B3L;
             source = n;
             for (EventQueue q : followers) {
                 q.source = n;
             }
             byId[n].onEvent(k, p, a, now);
-            if (rootSpent) {                       // the event scheduled nothing: remove the root now
-                rootSpent = false;
-                if (--size > 0) {
-                    down(heapTime[size], heapKey[size], heap[size]);
-                }
-            }
         }
         source = EventLoop.OUTSIDE;
         for (EventQueue q : followers) {
@@ -216,24 +270,109 @@ final class EventQueue {
         now = Math.max(now, until);
     }
 
+    /** The slot of the earliest pending event (remembered until the queue changes), or {@link #NONE}. */
+    private int findNext() {
+        if (nextSlot != NONE) {
+            return nextSlot;
+        }
+        if (wheelSlots == 0) {
+            nextPrevious = NONE;
+            nextSlot = heapSize > 0 ? heap[0] : NONE;
+            return nextSlot;
+        }
+        int b = firstOccupiedBucket();
+        int best = bucketHead[b];
+        int bestPrevious = NONE;
+        long bt = time[best];
+        long bq = key[best];
+        for (int previous = best, s = next[best]; s != NONE; previous = s, s = next[s]) {
+            long t = time[s];
+            if (t < bt || t == bt && key[s] < bq) {
+                best = s;
+                bestPrevious = previous;
+                bt = t;
+                bq = key[s];
+            }
+        }
+        nextPrevious = bestPrevious;
+        nextSlot = best;
+        return best;
+    }
+
+    /** The first non-empty bucket from the current one on, around the wheel (the wheel holds a slot). */
+    private int firstOccupiedBucket() {
+        int from = bucket(wheelStart);
+        int w = from >>> 6;
+        long bits = occupied[w] & (-1L << from);
+        while (bits == 0) {
+            w = (w + 1) & (occupied.length - 1);
+            bits = occupied[w];
+        }
+        return (w << 6) + Long.numberOfTrailingZeros(bits);
+    }
+
+    /** Takes the slot {@link #findNext} found out of the wheel or the heap. */
+    private void dequeueNext() {
+        int s = nextSlot;
+        nextSlot = NONE;
+        if (wheelSlots == 0) {
+            if (--heapSize > 0) {
+                down(heapTime[heapSize], heapKey[heapSize], heap[heapSize]);
+            }
+            return;
+        }
+        int b = bucket(time[s]);
+        if (nextPrevious == NONE) {
+            bucketHead[b] = next[s];
+            if (next[s] == NONE) {
+                occupied[b >>> 6] &= ~(1L << b);
+            }
+        } else {
+            next[nextPrevious] = next[s];
+        }
+        wheelSlots--;
+    }
+
+    /** Moves the wheel's current bucket to {@code t}'s, and the heap's slots the horizon now passes into the wheel. */
+    private void turnWheelTo(long t) {
+        wheelStart = t & -BUCKET_NANOS;
+        horizon = wheelStart > Long.MAX_VALUE - WHEEL_NANOS ? Long.MAX_VALUE : wheelStart + WHEEL_NANOS;
+        while (heapSize > 0 && heapTime[0] < horizon) {
+            int s = heap[0];
+            if (--heapSize > 0) {
+                down(heapTime[heapSize], heapKey[heapSize], heap[heapSize]);
+            }
+            enqueue(s, time[s], key[s]);
+        }
+    }
+
+    private void countEvent(int nodeId, int eventKind) {
+        if (nodeId * KINDS + eventKind >= counts.length) {
+            counts = Arrays.copyOf(counts, Math.max(KINDS * (nodeId + 1), 2 * counts.length));
+        }
+        counts[nodeId * KINDS + eventKind]++;
+    }
+
+    /** Events of {@code eventKind} this queue ran for node {@code nodeId} ({@link #COUNTING} only). */
+    long count(int nodeId, int eventKind) {
+        int i = nodeId * KINDS + eventKind;
+        return i < counts.length ? counts[i] : 0;
+    }
+
     private int newSlot() {
         if (slotsUsed == node.length) {
             int cap = node.length * 2;
+            time = Arrays.copyOf(time, cap);
+            key = Arrays.copyOf(key, cap);
             node = Arrays.copyOf(node, cap);
             kind = Arrays.copyOf(kind, cap);
             port = Arrays.copyOf(port, cap);
             arg = Arrays.copyOf(arg, cap);
+            lane = Arrays.copyOf(lane, cap);
+            next = Arrays.copyOf(next, cap);
             freeSlots = Arrays.copyOf(freeSlots, cap);
         }
         return slotsUsed++;
-    }
-
-    /** The heap holds slots and lane heads, so it can outgrow the slot arrays. */
-    private void growHeap() {
-        int cap = heap.length * 2;
-        heap = Arrays.copyOf(heap, cap);
-        heapTime = Arrays.copyOf(heapTime, cap);
-        heapKey = Arrays.copyOf(heapKey, cap);
     }
 
     /** A ring of one lane's pending events, all of one (node, kind, port), in (time, key) order. */
@@ -283,6 +422,17 @@ final class EventQueue {
         }
     }
 
+    /** Adds the heap entry (t, q, slot). */
+    private void push(long t, long q, int slot) {
+        if (heapSize == heap.length) {
+            int cap = heap.length * 2;
+            heap = Arrays.copyOf(heap, cap);
+            heapTime = Arrays.copyOf(heapTime, cap);
+            heapKey = Arrays.copyOf(heapKey, cap);
+        }
+        up(heapSize++, t, q, slot);
+    }
+
     /** Places the entry (t, q, slot) at the hole {@code i} or above it, moving later parents down. */
     private void up(int i, long t, long q, int slot) {
         while (i > 0) {
@@ -306,10 +456,10 @@ final class EventQueue {
         int i = 0;
         while (true) {
             int first = 4 * i + 1;
-            if (first >= size) {
+            if (first >= heapSize) {
                 break;
             }
-            int last = Math.min(first + 4, size);
+            int last = Math.min(first + 4, heapSize);
             int c = first;
             long ct = heapTime[first];
             long cq = heapKey[first];

@@ -179,6 +179,11 @@ public record Scenario(String name, MmuConfig mmu, int pauseQuanta, List<Host> h
         String name();
 
         Traffic create();
+
+        /** Whether its traffic adds flows from a node's event as the run goes (which needs one partition). */
+        default boolean addsFlowsAsItRuns() {
+            return false;
+        }
     }
 
     public Scenario {

@@ -69,7 +69,9 @@ public final class ScenarioRunner {
                                    int threads) {
         Testbed tb = build(s, scheme, shadows, threads);
         try {
-            return runTraced(tb, s, scheme, progress, tracing);
+            SchemeResult result = runTraced(tb, s, scheme, progress, tracing);
+            tb.loop().eventCounts().forEach((what, n) -> System.err.printf("%s %s: %,d events%n", s.name(), what, n));
+            return result;
         } finally {
             tb.close();        // a grid's next run needs the frames' memory now, not at the next collection
         }
@@ -394,8 +396,17 @@ public final class ScenarioRunner {
         return build(s, scheme, shadows, 1);
     }
 
-    /** The same on {@code threads} partitions of the event loop (at most one per switch). */
+    /**
+     * The same on {@code threads} threads (at most one per switch), with a partition of the event
+     * loop per switch ({@link Testbed.Builder#partitionPerSwitch}) unless a traffic adds flows as
+     * the run goes.
+     */
     public static Testbed build(Scenario s, String scheme, List<String> shadows, int threads) {
+        return build(s, scheme, shadows, threads, s.traffic().stream().noneMatch(Scenario.TrafficSpec::addsFlowsAsItRuns));
+    }
+
+    /** The same with a partition per switch or one per thread. */
+    static Testbed build(Scenario s, String scheme, List<String> shadows, int threads, boolean partitionPerSwitch) {
         Scenario.Topology topo = s.topology();
         Testbed.Builder b = (topo.isFabric()
                 ? Testbed.fabric(topo.plan())
@@ -404,7 +415,8 @@ public final class ScenarioRunner {
                 : Testbed.singleSwitch(s.hosts().size())).seed(s.seed()).payloadMtu(s.payloadMtu())
                 .dcqcn(s.dcqcn()).mmu(s.model().schemeDefaults().apply(s.mmu()).toBuilder().scheme(scheme)).core(c -> c.pauseQuanta(s.pauseQuanta()).pfcwd(s.pfcwd()).shadows(shadows))
                 .switchModel(s.model().switches()).hostModel(s.model().hosts())
-                .headroomQueues(s.model().headroom()).hostAddresses(s.model().addresses()).threads(threads);
+                .headroomQueues(s.model().headroom()).hostAddresses(s.model().addresses()).threads(threads)
+                .partitionPerSwitch(partitionPerSwitch);
         for (int i = 0; i < s.hosts().size(); i++) {
             Scenario.Host h = s.hosts().get(i);
             b.link(i, h.rateBps(), h.delayNanos());

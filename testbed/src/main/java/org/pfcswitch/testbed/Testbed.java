@@ -171,7 +171,7 @@ public final class Testbed implements Hosts, AutoCloseable {
         }
         if (loop.inParallelWindow()) {
             throw new IllegalStateException("a traffic that adds flows as the run goes (an incast with repeatUntil)"
-                    + " runs on one thread only; this run has " + loop.partitions() + " (sim --threads)");
+                    + " runs on one thread only; this run has " + loop.partitions() + " partitions (sim --threads)");
         }
         RoceHost from = hosts[src];
         RoceHost to = hosts[dst];
@@ -388,7 +388,7 @@ public final class Testbed implements Hosts, AutoCloseable {
      */
     public Wire loseFramesTowards(int host, FrameLoss loss) {
         Wire w = switches[hostSwitch[host]].wire(hostPort[host]);
-        w.loseFrames(loss, slabs[partitionOf(hostSwitch[host], loop.partitions())]);
+        w.loseFrames(loss, slabs[loop.threadOf(partitionOf(hostSwitch[host], loop.partitions()))]);
         return w;
     }
     /** The event-loop node of host {@code i} (tests deliver frames to it directly). */
@@ -427,6 +427,12 @@ public final class Testbed implements Hosts, AutoCloseable {
         }
     }
 
+    /**
+     * The shortest link between switches for a partition per switch: a window lasts less than it,
+     * and shorter windows would hold too few events to pay for their barrier and hand-over.
+     */
+    static final long MIN_PARTITION_LOOKAHEAD_NANOS = 100;
+
     /** The partition of switch {@code sw} among {@code partitions}: switches dealt out in turn, each with its hosts. */
     static int partitionOf(int sw, int partitions) {
         return sw % partitions;
@@ -454,6 +460,7 @@ public final class Testbed implements Hosts, AutoCloseable {
         private int payloadMtu = 1024;
         private int slabSlots;
         private int threads = 1;
+        private boolean partitionPerSwitch;
         private DcqcnConfig dcqcn = DcqcnConfig.none();
         private int controlPriority = 6;
         private SwitchModel switchModel = SwitchModel.DEFAULT;
@@ -543,10 +550,19 @@ public final class Testbed implements Hosts, AutoCloseable {
         public Builder payloadMtu(int bytes) { payloadMtu = bytes; return this; }
         public Builder slabSlots(int slots) { slabSlots = slots; return this; }
         /**
-         * Partitions of the event loop, each run on a thread of its own (1 by default): at most one
-         * per switch. The run is the same for any number.
+         * Threads of the event loop (1 by default): at most one per switch, each running a partition
+         * of its own, or its share of a partition per switch ({@link #partitionPerSwitch}). The run
+         * is the same for any number.
          */
         public Builder threads(int n) { threads = n; return this; }
+
+        /**
+         * A partition per switch (with its hosts), its thread's share run one after another in each
+         * window, where the links between switches are long enough for windows of many events:
+         * a switch's events of a window then run together and find its state in the cache. The run is
+         * the same, but a traffic must not add flows as the run goes, as on several threads.
+         */
+        public Builder partitionPerSwitch(boolean on) { partitionPerSwitch = on; return this; }
 
         private void checkThreads(int switches) {
             if (threads < 1 || threads > switches) {
@@ -555,7 +571,33 @@ public final class Testbed implements Hosts, AutoCloseable {
             }
         }
 
-        /** A slab per partition, each as large as one slab for all would be: memory is taken only for frames held. */
+        /** Partitions of the event loop: one per thread, or one per switch ({@link #partitionPerSwitch}). */
+        private int partitions(int switches, long shortestSwitchLinkNanos) {
+            return partitionPerSwitch && shortestSwitchLinkNanos >= MIN_PARTITION_LOOKAHEAD_NANOS ? switches : threads;
+        }
+
+        private static long shortestSwitchLink(FabricPlan plan) {
+            long shortest = Long.MAX_VALUE;
+            for (int sw = 0; sw < plan.switches(); sw++) {
+                for (int p = 0; p < plan.ports(sw); p++) {
+                    if (plan.hostAt(sw, p) < 0) {
+                        shortest = Math.min(shortest, plan.linkDelayNanos(sw, p));
+                    }
+                }
+            }
+            return shortest;
+        }
+
+        /** By partition, the slab of the thread that runs it. */
+        private static HeapSlab[] byPartition(HeapSlab[] perThread, EventLoop loop) {
+            HeapSlab[] byPartition = new HeapSlab[loop.partitions()];
+            for (int p = 0; p < byPartition.length; p++) {
+                byPartition[p] = perThread[loop.threadOf(p)];
+            }
+            return byPartition;
+        }
+
+        /** A slab per thread, each as large as one slab for all would be: memory is taken only for frames held. */
         private HeapSlab[] slabs(int slots, int frameBytes) {
             HeapSlab[] slabs = new HeapSlab[threads];
             for (int p = 0; p < threads; p++) {
@@ -728,19 +770,20 @@ public final class Testbed implements Hosts, AutoCloseable {
                     : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * configs.length);
             SplittableRandom random = new SplittableRandom(seed);
             checkThreads(n);
-            EventLoop loop = new EventLoop(threads);
+            int parts = partitions(n, shortestSwitchLink(plan));
+            EventLoop loop = new EventLoop(parts, threads);
             HeapSlab[] slabs = slabs(slots, frameBytes);
-            loop.frames(slabs);
+            loop.frames(byPartition(slabs, loop));
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
             SwitchNode[] nodes = new SwitchNode[n];
             int[] nodeId = new int[n];
             for (int i = 0; i < n; i++) {           // all switches first: wires need their ids
-                HeapSlab slab = slabs[partitionOf(i, threads)];
+                HeapSlab slab = slabs[loop.threadOf(partitionOf(i, parts))];
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
                 SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
-                nodeId[i] = loop.register(nodes[i], partitionOf(i, threads));
+                nodeId[i] = loop.register(nodes[i], partitionOf(i, parts));
                 nodes[i].attach(core, nodeId[i]);
             }
             for (int[] c : plan.cables()) {       // both ends of each cable in turn: the order lanes open in
@@ -766,8 +809,8 @@ public final class Testbed implements Hosts, AutoCloseable {
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = plan.hostSwitch(i);
                 hostPort[i] = plan.hostPort(i);
-                int partition = partitionOf(hostSwitch[i], threads);
-                hosts[i] = new RoceHost(i, loop, slabs[partition], records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
+                int partition = partitionOf(hostSwitch[i], parts);
+                hosts[i] = new RoceHost(i, loop, slabs[loop.threadOf(partition)], records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[hostSwitch[i]].mmu()));
                 hostNode[i] = loop.register(hosts[i], partition);
                 hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), hostNode[i], nodeId[hostSwitch[i]], hostPort[i], rateBps[i], delayNanos[i]));
@@ -812,19 +855,20 @@ public final class Testbed implements Hosts, AutoCloseable {
                     : (int) Math.min(1 << 22, bufferBytes / 256 + 256L * hostCount + 1024L * n);
             SplittableRandom random = new SplittableRandom(seed);
             checkThreads(n);
-            EventLoop loop = new EventLoop(threads);
+            int parts = partitions(n, fabric.delayNanos());
+            EventLoop loop = new EventLoop(parts, threads);
             HeapSlab[] slabs = slabs(slots, frameBytes);
-            loop.frames(slabs);
+            loop.frames(byPartition(slabs, loop));
             FlowRecords records = new FlowRecords();
             FlowTable table = new FlowTable();
             FlowListeners listeners = new FlowListeners();
             SwitchNode[] nodes = new SwitchNode[n];
             int[] nodeId = new int[n];
             for (int i = 0; i < n; i++) {
-                HeapSlab slab = slabs[partitionOf(i, threads)];
+                HeapSlab slab = slabs[loop.threadOf(partitionOf(i, parts))];
                 nodes[i] = new SwitchNode(loop, configs[i].ports());
                 SwitchCore core = new SwitchCore(configs[i], switchModel.forSwitch(hostCount + i), slab, slab, nodes[i], RandomSource.seeded(random.nextLong()));
-                nodeId[i] = loop.register(nodes[i], partitionOf(i, threads));
+                nodeId[i] = loop.register(nodes[i], partitionOf(i, parts));
                 nodes[i].attach(core, nodeId[i]);
             }
             int[][] ps = new int[n][];
@@ -842,8 +886,8 @@ public final class Testbed implements Hosts, AutoCloseable {
             int[] hostPort = new int[hostCount];
             for (int i = 0; i < hostCount; i++) {
                 hostSwitch[i] = i;
-                int partition = partitionOf(i, threads);
-                hosts[i] = new RoceHost(i, loop, slabs[partition], records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
+                int partition = partitionOf(i, parts);
+                hosts[i] = new RoceHost(i, loop, slabs[loop.threadOf(partition)], records, table, listeners, dcqcn, hostModel, hostMac(i), hostAddresses.of(i),
                         rateBps[i], controlPriority, speaksBfc(configs[i].mmu()));
                 hostNode[i] = loop.register(hosts[i], partition);
                 hosts[i].frameCost(switchModel.frameCost()).attach(hostNode[i], new Wire(loop, switchModel.frameCost(), hostNode[i], nodeId[i], 0, rateBps[i], delayNanos[i]));

@@ -707,7 +707,7 @@ public final class ScenarioLoader {
                     long bytes = t.bytes("bytes");
                     long start = t.nanos("start", 0);
                     long until = t.nanos("repeatUntil", 0);
-                    out.add(spec(name, () -> new Incast(name, senders, dst, priority, bytes, start, until)));
+                    out.add(spec(name, () -> new Incast(name, senders, dst, priority, bytes, start, until), until > start));
                 }
                 case "poisson" -> {
                     t.allowOnly("kind", "from", "count", "to", "cdf", "load", "start", "stop", "priority", "synchronized",
@@ -882,6 +882,10 @@ public final class ScenarioLoader {
     }
 
     private static Scenario.TrafficSpec spec(String name, Maker maker) {
+        return spec(name, maker, false);
+    }
+
+    private static Scenario.TrafficSpec spec(String name, Maker maker, boolean addsFlowsAsItRuns) {
         return new Scenario.TrafficSpec() {
             @Override
             public String name() {
@@ -891,6 +895,11 @@ public final class ScenarioLoader {
             @Override
             public Traffic create() {
                 return maker.make();
+            }
+
+            @Override
+            public boolean addsFlowsAsItRuns() {
+                return addsFlowsAsItRuns;
             }
         };
     }
