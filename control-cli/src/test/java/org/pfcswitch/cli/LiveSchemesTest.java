@@ -92,13 +92,14 @@ class LiveSchemesTest extends ThreeHostLabTest {
     }
 
     /**
-     * Every scheme on one worker, and every lossless one on two: worker 0 owns h0 and h2, worker 1
-     * owns h1, so h1's half of each incast into h2 crosses between workers (admitted by worker 1,
-     * queued and sent by worker 0, released back to worker 1), as do h2's pauses' effects on it.
+     * Every scheme on one worker and on two: worker 0 owns h0 and h2, worker 1 owns h1, so h1's
+     * half of each incast into h2 crosses between workers (admitted by worker 1, queued and sent by
+     * worker 0, released back to worker 1), as do h2's pauses' effects on it; under bfc the frame
+     * crosses with its flow and joins the BFC queue worker 0 assigns it.
      */
     @ParameterizedTest(name = "{0}, {1} worker(s)")
     @CsvSource({"st, 1", "dt, 1", "sonic, 1", "dsh, 1", "spfc, 1", "reverie, 1", "capfc, 1", "bfc, 1",
-        "st, 2", "dt, 2", "sonic, 2", "dsh, 2", "spfc, 2", "reverie, 2", "capfc, 2"})
+        "st, 2", "dt, 2", "sonic, 2", "dsh, 2", "spfc, 2", "reverie, 2", "capfc, 2", "bfc, 2"})
     void schemeRunsLiveWithRandomizedIncasts(String scheme, int workers) throws Exception {
         runLive(scheme, workers, List.of());
     }
