@@ -27,9 +27,9 @@ import org.pfcswitch.mmu.Verdict;
  * <tr><td>upstreamQueues</td><td>32</td><td>[D] one pause counter per upstream queue id</td></tr>
  * <tr><td>flowTableFactor</td><td>100 (entries = 100 × queues)</td><td>BFC §3.3.1</td></tr>
  * <tr><td>hrttNs</td><td>0 = 2 × the longest cable delay</td><td>BFC §6.2.1 (HRTT = 2 µs with 1 µs links)</td></tr>
- * <tr><td>handOffNs</td><td>0 (one worker)</td><td>[D] time a pause or resume decided at one worker's egress waits
- * for the worker that sends it upstream: part of the hop's round trip, so added to HRTT; a switch split among
- * workers sets one pass of a worker</td></tr>
+ * <tr><td>handOffNs</td><td>0 (one worker)</td><td>[D] how much longer the pause loop is when a frame and its
+ * pause cross between workers: part of the hop's round trip, so added to HRTT; a switch split among workers sets
+ * one pass of each of the two workers unless configured</td></tr>
  * <tr><td>stickyNs</td><td>0 = 2·HRTT</td><td>BFC §3.3.2</td></tr>
  * <tr><td>thresholdMinBytes</td><td>0 = MTU</td><td>[D] spec III.4</td></tr>
  * <tr><td>preferUnpaused</td><td>false</td><td>[D] spec III.3</td></tr>
