@@ -253,6 +253,8 @@ class LiveSchemesTest extends ThreeHostLabTest {
             // and handed to h1's to send.
             assertTrue(log.matches("(?s).*counters h1: .*bfc pause tx [1-9].*"), "the incasts made the switch pause h1's"
                     + " BFC queues" + (workers > 1 ? ", from the other worker" : "") + "\n" + what);
+            assertEquals(workers > 1, log.contains("bfc: a pause or resume between workers takes up to"),
+                    "the start-up log states the hand-off bfc's threshold takes in\n" + what);
         }
     }
 

@@ -56,11 +56,13 @@ public final class SwitchWorkers {
     private final SwitchCore[] cores;
     private final int[] workerOf;
     private final LedgerPeers peers;
+    private final long pauseHandOffNanos;
 
-    private SwitchWorkers(SwitchCore[] cores, int[] workerOf, LedgerPeers peers) {
+    private SwitchWorkers(SwitchCore[] cores, int[] workerOf, LedgerPeers peers, long pauseHandOffNanos) {
         this.cores = cores;
         this.workerOf = workerOf;
         this.peers = peers;
+        this.pauseHandOffNanos = pauseHandOffNanos;
     }
 
     /**
@@ -86,7 +88,7 @@ public final class SwitchWorkers {
         int[] owner = workerOf.clone();
         if (workers == 1) {
             return new SwitchWorkers(new SwitchCore[] {
-                    new SwitchCore(config, model, memory, allocators[0], sinks[0], randoms[0])}, owner, null);
+                    new SwitchCore(config, model, memory, allocators[0], sinks[0], randoms[0])}, owner, null, 0);
         }
         MmuConfig mmu = config.mmu();
         long maxCharged = model.frameCost().bufferBytes(mmu.mtuBytes() + 64);   // an MTU of payload with its headers
@@ -103,7 +105,9 @@ public final class SwitchWorkers {
         if (perQueue && !mmu.parametersOf(mmu.scheme()).containsKey(HAND_OFF_PARAMETER)) {
             shared.schemeParameter(mmu.scheme(), HAND_OFF_PARAMETER, Long.toString(handOffNanos(passNanos)));
         }
-        CoreConfig reserved = config.withMmu(shared.build());
+        MmuConfig sharedMmu = shared.build();
+        long handOff = perQueue ? Long.parseLong(sharedMmu.parametersOf(mmu.scheme()).get(HAND_OFF_PARAMETER)) : 0;
+        CoreConfig reserved = config.withMmu(sharedMmu);
         int capacity = Integer.highestOneBit(Math.max(2, ringCapacity) - 1) << 1;
         SpscLongRing[][] frames = new SpscLongRing[workers][workers];
         SpscLongRing[][] releases = new SpscLongRing[workers][workers];
@@ -130,7 +134,7 @@ public final class SwitchWorkers {
             cores[w] = new SwitchCore(reserved, model, memory, allocators[w], sinks[w], randoms[w], crossings, peers,
                     shadowPeers, pfcPorts, w);
         }
-        return new SwitchWorkers(cores, owner, peers);
+        return new SwitchWorkers(cores, owner, peers, handOff);
     }
 
     /** The rings into worker {@code w}, by the worker they come from. */
@@ -216,6 +220,14 @@ public final class SwitchWorkers {
     /** Bytes reserved from the shared pool for the staleness of the workers' views (0 with one worker). */
     public long reserveBytes() {
         return peers == null ? 0 : peers.reserveBytes();
+    }
+
+    /**
+     * How much longer a per-queue scheme's (bfc's) pause loop is for a frame and pause that cross
+     * between workers, which its threshold takes in (0 with one worker or a scheme that pauses with PFC).
+     */
+    public long pauseHandOffNanos() {
+        return pauseHandOffNanos;
     }
 
     /** How far one worker's published counters can lag its own (0 with one worker). */

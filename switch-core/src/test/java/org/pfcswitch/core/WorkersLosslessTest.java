@@ -75,6 +75,23 @@ class WorkersLosslessTest {
     }
 
     @Test
+    void bfcTakesTheHandOffIntoItsThresholdOnlyWithSeveralWorkers() {
+        long hrtt = 2 * WorkersRig.CABLE_NANOS;
+        WorkersRig one = rig("bfc", ONE_WORKER, 1);
+        assertEquals(0, one.workers.pauseHandOffNanos());
+        assertEquals(hrtt * Configs.GBPS_100 / 8 / 1_000_000_000L, one.workers.core(0).mmu().scheme().emptyBufferThreshold(0, 3),
+                "one worker: the cable's round trip at line rate");
+        WorkersRig two = rig("bfc", TWO_WORKERS, 1);
+        long handOff = two.workers.pauseHandOffNanos();
+        assertEquals(SwitchWorkers.handOffNanos(2 * PASS_NANOS), handOff, "a pass of each worker");
+        for (int w = 0; w < 2; w++) {
+            assertEquals((hrtt + handOff) * Configs.GBPS_100 / 8 / 1_000_000_000L,
+                    two.workers.core(w).mmu().scheme().emptyBufferThreshold(0, 3), "worker " + w);
+        }
+        assertEquals(0, rig("dt", TWO_WORKERS, 1).workers.pauseHandOffNanos(), "PFC schemes pause from the ingress worker");
+    }
+
+    @Test
     void aPartitionThatLeavesAWorkerWithoutPortsIsRefused() {
         CoreConfig dt = Configs.core(Configs.mmu(PORTS, "dt").build()).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
