@@ -74,6 +74,36 @@ class WorkersLosslessTest {
         assertTrue(bound >= SwitchWorkers.PUBLISH_QUANTUM_BYTES + 1500, "quantum plus the largest frame: " + bound);
     }
 
+    /**
+     * A BFC BITMAP from downstream arrives on the port whose egress queues it pauses, so the worker
+     * that polls that port applies it: frames from the other worker's host wait in its queues (and
+     * push back on their sender) until the downstream resumes them, then all arrive.
+     */
+    @Test
+    void aPauseFromDownstreamHoldsTheFramesThatCrossedToItsPortUntilResumed() {
+        WorkersRig rig = new WorkersRig(Configs.core(Configs.mmu(PORTS, "bfc").build()).build(), TWO_WORKERS, 9, 1500,
+                0, 1.0, PASS_NANOS);
+        rig.onlyHostsSend(4);
+        fromDownstreamOfPort0(rig, 0, -1L);                // every queue of port 0 paused
+        rig.run(200_000);
+        assertEquals(0, rig.delivered[0], "nothing leaves a paused port");
+        assertTrue(rig.workers.core(0).framesHeld() > 0, "worker 0 holds the frames that crossed to its port");
+        assertTrue(rig.bfcPausesOfQueue[4 * 64] > 0, "and pushes back on their sender, on worker 1");
+        fromDownstreamOfPort0(rig, 1, 0);                  // all resumed
+        rig.run(200_000_000L);
+        assertEquals(1500, rig.delivered[0], "every frame delivered once resumed");
+        assertEquals(0, rig.workers.counters().totalDrops());
+    }
+
+    /** A BFC BITMAP with sequence {@code seq} and the paused queues {@code paused} arrives on port 0 from its neighbour. */
+    private static void fromDownstreamOfPort0(WorkersRig rig, int seq, long paused) {
+        long h = rig.allocate(60);                         // a BFC control frame's length, without the FCS
+        int len = org.pfcswitch.codec.Bfc.writeBitmap(rig.memory(), rig.offset(h), org.pfcswitch.codec.Bfc.NEAREST_BRIDGE,
+                Configs.host(0), seq, 32, paused & 0xFFFF_FFFFL, 0);
+        assertEquals(60, len);
+        rig.workers.core(rig.workers.workerOf(0)).onFrame(0, h, rig.now());
+    }
+
     @Test
     void bfcTakesTheHandOffIntoItsThresholdOnlyWithSeveralWorkers() {
         long hrtt = 2 * WorkersRig.CABLE_NANOS;
