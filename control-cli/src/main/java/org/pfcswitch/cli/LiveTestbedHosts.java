@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.pfcswitch.config.ConfigException;
 import org.pfcswitch.cli.switchconfig.TestbedConfig;
+import org.pfcswitch.mmu.UpstreamPausing;
 import org.pfcswitch.testbed.DropAttribution;
 import org.pfcswitch.testbed.HostSendLog;
 import org.pfcswitch.testbed.LiveHosts;
@@ -38,7 +39,9 @@ final class LiveTestbedHosts implements AutoCloseable {
         List<TestbedConfig.Host> placed = place(s, tb, scenarioFile, testbedFile);
         List<PacketSocket> sockets = new ArrayList<>();
         try {
-            LiveHosts.Builder b = LiveHosts.builder().dcqcn(s.dcqcn()).payloadMtu(s.payloadMtu());
+            // As in sim: the hosts speak BFC to a switch whose scheme pauses per queue.
+            LiveHosts.Builder b = LiveHosts.builder().dcqcn(s.dcqcn()).payloadMtu(s.payloadMtu())
+                    .bfcNics(s.mmu().upstreamPausing() == UpstreamPausing.PER_QUEUE);
             for (int i = 0; i < placed.size(); i++) {
                 TestbedConfig.Host h = placed.get(i);
                 PacketSocket socket = PacketSocket.open(h.namespace(), "eth0");

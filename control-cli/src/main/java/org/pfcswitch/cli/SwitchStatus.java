@@ -10,6 +10,7 @@ import org.pfcswitch.dataplane.DpdkSwitch;
 import org.pfcswitch.core.SwitchCore;
 import org.pfcswitch.core.SwitchCounters;
 import org.pfcswitch.core.SwitchWorkers;
+import org.pfcswitch.mmu.UpstreamPausing;
 import org.pfcswitch.mmu.Verdict;
 
 /**
@@ -92,6 +93,7 @@ final class SwitchStatus {
         SwitchWorkers cores = sw.cores();
         SwitchCore core = cores.core(0);            // what every worker's core shares: configuration
         SwitchCounters c = cores.counters();
+        boolean perQueue = core.mmu().config().upstreamPausing() == UpstreamPausing.PER_QUEUE;
         List<String> lines = new ArrayList<>();
         for (int p = 0; p < c.ports(); p++) {
             StringBuilder line = new StringBuilder("counters ").append(name(p)).append(':')
@@ -109,6 +111,10 @@ final class SwitchStatus {
                     .append(", malformed ").append(c.malformed(p)).append(malformedByReason(c, p))
                     .append(", malformed dropped ").append(c.malformedDropped[p])
                     .append(", foreign control ").append(c.foreignControl[p]);
+            if (perQueue) {
+                line.append(", bfc pause tx ").append(c.bfcPauseTx[p]).append(", bfc resume tx ").append(c.bfcResumeTx[p])
+                        .append(", bfc control rx ").append(c.bfcControlRx[p]);
+            }
             for (int verdict : DROPS) {
                 long n = 0;
                 for (int prio = 0; prio < PRIORITIES; prio++) {

@@ -246,8 +246,6 @@ class RunCommandTest {
                 new Case("port-unowned", "workers: [{ports: [a]}, {ports: [b]}]\nports:\n" + ring
                         + "  - {name: b, device: net_null0}\n  - {name: c, device: net_null1}\n", List.of(),
                         "port c is owned by no worker"),
-                new Case("bfc-two-workers", "workers: 2\nports:\n" + ring + "  - {name: b, device: net_null0}\n"
-                        + "mmu: {scheme: bfc}\n", List.of(), "bfc keeps per-flow queue state"),
                 new Case("bad-quanta", "ports:\n" + ring + "pfc: {pauseQuanta: 0}\n", List.of(), "pfc.pauseQuanta"),
                 new Case("clone-of-unknown", "ports:\n" + ring + "  - {name: c, kind: clone, of: x}\n", List.of(),
                         "ports[1].of: no port called 'x' is defined above this one"),

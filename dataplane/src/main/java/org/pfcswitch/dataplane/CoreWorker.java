@@ -182,7 +182,7 @@ final class CoreWorker implements Runnable, PollLoop {
             randoms[w] = RandomSource.seeded(randomSeed + w);
         }
         SwitchWorkers cores = SwitchWorkers.create(config, SwitchModel.DEFAULT, workerOf, DpdkPacketMemory.INSTANCE,
-                allocators, sinks, randoms, ringCapacity);
+                allocators, sinks, randoms, ringCapacity, SwitchWorkers.passNanos(idleSleepNanos));
         for (int w = 0; w < n; w++) {
             workers[w].core = cores.core(w);
         }

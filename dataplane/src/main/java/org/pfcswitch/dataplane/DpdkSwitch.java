@@ -574,6 +574,12 @@ public final class DpdkSwitch {
             log.accept("workers: " + workers.size() + " share one buffer; frames cross between them on rings; "
                     + cores.reserveBytes() + " B of the shared pool reserved for the workers' views of each other (at most "
                     + cores.stalenessBoundBytes() + " B behind per worker); each tells the others the stations it learns");
+            if (cores.pauseHandOffNanos() > 0) {
+                log.accept(config.core().mmu().scheme() + ": a pause or resume between workers takes up to "
+                        + cores.pauseHandOffNanos() / 1000 + " us more (a pass of each), which its threshold takes into"
+                        + " the hop's round trip: " + cores.core(0).mmu().scheme().emptyBufferThreshold(0, 0)
+                        + " B with one active queue at port " + config.ports().get(0).name());
+            }
         }
     }
 

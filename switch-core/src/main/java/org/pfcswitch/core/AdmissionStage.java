@@ -118,10 +118,12 @@ final class AdmissionStage {
             allocator.free(handle);
             return;
         }
-        int queue = link.queueFor(frame, priority, outPort, now);
+        long flowWord = link.flowWord(frame);
+        boolean local = crossings == null || crossings.owns(outPort);
+        // A frame for another worker's port gets its queue there: that worker keeps the queues' per-flow state.
+        int queue = local ? link.queueFor(flowWord, priority, outPort, now) : 0;
         int charged = frameCost.bufferBytes(length);
-        boolean atOnce = passUncharged && (crossings == null || crossings.owns(outPort))
-                && egress.sendsAtOnce(outPort, queue, now);
+        boolean atOnce = passUncharged && local && egress.sendsAtOnce(outPort, queue, now);
         int verdict = mmu.admit(inPort, priority, outPort, priority, charged, now, atOnce);
         int shadowsHeld = shadows == null ? 0 : shadows.admit(inPort, priority, outPort, priority, charged, now, verdict);
         if (verdict == Verdict.PASSED) {
@@ -132,12 +134,13 @@ final class AdmissionStage {
             dropped(frame, inPort, priority, verdict, handle, now);
             return;
         }
-        charged(frame, inPort, priority, outPort, queue, handle, length, charged, ipv4Offset, shadowsHeld, verdict, now);
+        charged(frame, flowWord, inPort, priority, outPort, queue, handle, length, charged, ipv4Offset, shadowsHeld,
+                verdict, now);
     }
 
     /** A frame charged to the buffer goes to its egress queue, of this worker or another's. */
-    private void charged(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
-                         int charged, short ipv4Offset, int shadowsHeld, int verdict, long now) {
+    private void charged(ParsedFrame frame, long flowWord, int inPort, int priority, int outPort, int queue, long handle,
+                         int length, int charged, short ipv4Offset, int shadowsHeld, int verdict, long now) {
         if (verdict == Verdict.HEADROOM) {
             headroomAdmitted(frame, inPort, priority, charged, now);
         }
@@ -146,9 +149,9 @@ final class AdmissionStage {
         }
         recordWatermarks(inPort * PRIORITIES + priority, outPort * PRIORITIES + priority, 0);
         if (crossings == null || crossings.owns(outPort)) {
-            egress.admitted(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+            egress.admitted(flowWord, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         } else {
-            handOver(inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+            handOver(flowWord, inPort, priority, outPort, handle, length, ipv4Offset, shadowsHeld, now);
         }
     }
 
@@ -224,9 +227,9 @@ final class AdmissionStage {
     }
 
     /** An admitted frame for another worker's port goes on the frame ring to it (released at once if the ring is full). */
-    private void handOver(int inPort, int priority, int outPort, int queue, long handle, int length, short ipv4Offset,
-                          int shadowsHeld, long now) {
-        if (!crossings.sendFrame(handle, inPort, priority, outPort, queue, length, ipv4Offset, shadowsHeld)) {
+    private void handOver(long flowWord, int inPort, int priority, int outPort, long handle, int length,
+                          short ipv4Offset, int shadowsHeld, long now) {
+        if (!crossings.sendFrame(handle, inPort, priority, outPort, length, ipv4Offset, shadowsHeld, flowWord)) {
             counters.crossingRingFull++;            // cannot happen with rings sized to the switch's frames
             release(inPort, priority, outPort, length, shadowsHeld, now);
             allocator.free(handle);

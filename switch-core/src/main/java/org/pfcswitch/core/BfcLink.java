@@ -30,6 +30,15 @@ import org.pfcswitch.mmu.scheme.BfcBackpressure;
  * Transitions are coalesced per upstream queue: the frame sent says the state at the moment the
  * line is free (a PAUSE undone before it left becomes a RESUME, harmless and idempotent).
  * Frames from senders without a shim are never backpressured (BFC − NIC).
+ *
+ * <p>With the ports split among workers ({@link SwitchWorkers}) each worker's link runs the
+ * per-flow state of its own ports' egress (flow table, queue lengths, pauses received: a BFC frame
+ * from downstream arrives on the port whose egress it pauses, so on its owner) and the pauses
+ * sent upstream from its own ports. A frame from another worker's port is assigned its queue and
+ * counted here, at its egress, from the {@link #flowWord} it crossed with; the 0→1 and 1→0
+ * transitions of its upstream queue's count go back to the ingress port's worker on a ring
+ * ({@link WorkerCrossings#sendUpstreamPause}). There each upstream queue is paused while any
+ * worker's queues hold a marked frame from it: the count of workers asking, this one included.
  */
 final class BfcLink implements LinkControl, BfcBackpressure.Listener {
 
@@ -51,6 +60,7 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
     private final boolean[] bitmapOwed;       // by port
     private final boolean[] bitmapTimerOn;    // by port
     private final int[] sequence;             // by port: the next control frame's seq
+    private final int[] pauseRequests;        // by port * upstreamQueues + u: workers whose queues hold a marked frame from it
     private final boolean[] listed;           // by port: in the work list
     private final int[] work;
     private int workCount;
@@ -60,6 +70,9 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
     private final int[] lastSequenceSeen;     // by port, -1 before the first frame
     private final long[] pausedSince;         // by port * queues + q
     private final long[] pausedCompleted;     // by port * queues + q
+
+    /** The rings to the other workers, or null when this link runs every port. */
+    private WorkerCrossings crossings;
 
     /** The link control of an MMU whose scheme pauses per queue: it runs on the scheme's own backpressure state. */
     static BfcLink of(Mmu mmu, long bitmapPeriodNanos, SwitchCounters counters, DeadlineHeap timers, int timerBase) {
@@ -89,6 +102,7 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         bitmapOwed = new boolean[ports];
         bitmapTimerOn = new boolean[ports];
         sequence = new int[ports];
+        pauseRequests = new int[ports * upstreamQueues];
         listed = new boolean[ports];
         work = new int[ports];
         pausedByDownstream = new int[ports];
@@ -97,6 +111,11 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         pausedSince = new long[ports * queuesPerPort];
         pausedCompleted = new long[ports * queuesPerPort];
         backpressure.setListener(this);
+    }
+
+    /** The rings to the other workers (null with one worker); wiring, once, before the first frame. */
+    void connect(WorkerCrossings crossings) {
+        this.crossings = crossings;
     }
 
     @Override
@@ -115,9 +134,20 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
 
     // ------------------------------------------------------------------ data path
 
+    /**
+     * A frame's flow as its egress needs it: the flow hash (low 32 bits), the shim's upstreamQ
+     * as received (16 bits, {@link Bfc#NO_UPSTREAM_QUEUE} without a shim) and the shim's offset
+     * from the frame's start (high 16 bits, -1 without a shim).
+     */
     @Override
-    public int queueFor(ParsedFrame frame, int priority, int outPort, long now) {
-        return backpressure.assignQueue(outPort, (int) frame.flowHash(), priority, now);
+    public long flowWord(ParsedFrame frame) {
+        long shim = frame.hasBfcShim() ? frame.bfcShimOffset() - frame.frameOffset() : -1;
+        return (frame.flowHash() & 0xFFFF_FFFFL) | (long) (frame.upstreamQueue() & 0xFFFF) << 32 | shim << 48;
+    }
+
+    @Override
+    public int queueFor(long flowWord, int priority, int outPort, long now) {
+        return backpressure.assignQueue(outPort, (int) flowWord, priority, now);
     }
 
     /** Per-flow queue state and the upstream queue each frame counts towards. */
@@ -127,10 +157,9 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
     }
 
     @Override
-    public void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue,
-                           long now) {
-        int hash = (int) frame.flowHash();
-        int upstream = frame.upstreamQueue();
+    public void onEnqueued(PacketSlots slots, int slot, long flowWord, int inPort, int outPort, int queue, long now) {
+        int hash = (int) flowWord;
+        int upstream = (int) (flowWord >>> 32 & 0xFFFF);
         if (upstream == Bfc.NO_UPSTREAM_QUEUE) {
             upstream = BfcBackpressure.NO_UPSTREAM;
         } else if (upstream >= upstreamQueues) {
@@ -139,8 +168,7 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         }
         slots.flowHash[slot] = hash;
         slots.upstreamQueue[slot] = (short) upstream;
-        slots.shimOffset[slot] = frame.hasBfcShim()
-                ? (short) (frame.bfcShimOffset() - frame.frameOffset()) : (short) -1;
+        slots.shimOffset[slot] = (short) (flowWord >>> 48);
         slots.marked[slot] = backpressure.onEnqueue(inPort, upstream, outPort, queue, hash, slots.priority(slot),
                 slots.length(slot), now);
     }
@@ -157,8 +185,37 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
 
     // ------------------------------------------------------------------ pauses we send upstream
 
+    /**
+     * This worker's queues came to hold a marked frame from {@code (inPort, upstreamQueue)}: asked
+     * of the ingress port's worker, this one or, on a ring, another. The other workers' requests
+     * come back in here on the ingress worker ({@link WorkerCrossings#takeUpstreamPauses}).
+     */
     @Override
     public void onPauseUpstream(int inPort, int upstreamQueue, long nowNanos) {
+        if (crossings != null && !crossings.owns(inPort)) {
+            sendToIngressWorker(inPort, upstreamQueue, true);
+        } else if (pauseRequests[inPort * upstreamQueues + upstreamQueue]++ == 0) {
+            pauseUpstream(inPort, upstreamQueue, nowNanos);
+        }
+    }
+
+    /** The last marked frame from {@code (inPort, upstreamQueue)} left this worker's queues: as {@link #onPauseUpstream}. */
+    @Override
+    public void onResumeUpstream(int inPort, int upstreamQueue, long nowNanos) {
+        if (crossings != null && !crossings.owns(inPort)) {
+            sendToIngressWorker(inPort, upstreamQueue, false);
+        } else if (--pauseRequests[inPort * upstreamQueues + upstreamQueue] == 0) {
+            resumeUpstream(inPort, upstreamQueue);
+        }
+    }
+
+    private void sendToIngressWorker(int inPort, int upstreamQueue, boolean pause) {
+        if (!crossings.sendUpstreamPause(inPort, upstreamQueue, pause)) {
+            counters.crossingRingFull++;            // cannot happen with the ring sized to the switch's frames
+        }
+    }
+
+    private void pauseUpstream(int inPort, int upstreamQueue, long nowNanos) {
         boolean firstOfPort = pausedUpstream[inPort] == 0;
         pausedUpstream[inPort] |= 1L << upstreamQueue;
         changed(inPort, upstreamQueue);
@@ -168,8 +225,7 @@ final class BfcLink implements LinkControl, BfcBackpressure.Listener {
         }
     }
 
-    @Override
-    public void onResumeUpstream(int inPort, int upstreamQueue, long nowNanos) {
+    private void resumeUpstream(int inPort, int upstreamQueue) {
         pausedUpstream[inPort] &= ~(1L << upstreamQueue);
         changed(inPort, upstreamQueue);
     }

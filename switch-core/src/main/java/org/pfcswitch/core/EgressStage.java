@@ -5,7 +5,6 @@ import java.util.Arrays;
 
 import org.pfcswitch.codec.Ethernet;
 import org.pfcswitch.codec.MacControl;
-import org.pfcswitch.codec.ParsedFrame;
 import org.pfcswitch.mmu.Mmu;
 
 /**
@@ -96,15 +95,25 @@ final class EgressStage {
      * only the queue and slot bookkeeping, which would be undone at once, is skipped. On an idle
      * fabric nearly every frame goes this way.
      */
-    void admitted(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+    void admitted(long flowWord, int inPort, int priority, int outPort, int queue, long handle, int length,
                   short ipv4Offset, int shadowsHeld, long now) {
         if (sendsAtOnce(outPort, queue, now)) {
             depart(outPort, priority, handle, length, inPort, shadowsHeld, ipv4Offset, now);
             sendAtOnce(outPort, priority, queue, handle, length, now);
             return;
         }
-        enqueue(frame, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
+        enqueue(flowWord, inPort, priority, outPort, queue, handle, length, ipv4Offset, shadowsHeld, now);
         serve(outPort, now);
+    }
+
+    /**
+     * A frame another worker admitted for one of this worker's ports: it joins the queue this
+     * worker's link control picks for its flow, then goes on as {@link #admitted}.
+     */
+    void crossedIn(long flowWord, int inPort, int priority, int outPort, long handle, int length, short ipv4Offset,
+                   int shadowsHeld, long now) {
+        admitted(flowWord, inPort, priority, outPort, link.queueFor(flowWord, priority, outPort, now), handle, length,
+                ipv4Offset, shadowsHeld, now);
     }
 
     /** Whether a frame admitted now for {@code (outPort, queue)} would leave at once, without the queue ({@link #admitted}). */
@@ -138,16 +147,16 @@ final class EgressStage {
 
     /**
      * Queues an admitted frame at {@code (outPort, queue)} with what the stage needs when it leaves.
-     * {@link #admitted} serves the port afterwards. {@code frame} is the parse of the frame for a
-     * link control that keeps per-flow state (BFC), or null when it crossed from another worker.
+     * {@link #admitted} serves the port afterwards. {@code flowWord} is what the link control keeps
+     * of the frame's flow ({@link LinkControl#flowWord}).
      *
      * @param shadowsHeld the shadow schemes that admitted it ({@link ShadowMmus#admit})
      */
-    private void enqueue(ParsedFrame frame, int inPort, int priority, int outPort, int queue, long handle, int length,
+    private void enqueue(long flowWord, int inPort, int priority, int outPort, int queue, long handle, int length,
                  short ipv4Offset, int shadowsHeld, long now) {
         int slot = slots.take();
         slots.put(slot, handle, length, inPort, priority, ipv4Offset, now, shadowsHeld);
-        link.onEnqueued(slots, slot, frame, inPort, outPort, queue, now);
+        link.onEnqueued(slots, slot, flowWord, inPort, outPort, queue, now);
         queues.push(outPort, queue, slot, length);
     }
 

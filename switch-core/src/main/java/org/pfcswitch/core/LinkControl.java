@@ -31,8 +31,14 @@ interface LinkControl {
     /** Egress queues per port, at most 32 (the core keeps one bit per queue). */
     int queuesPerPort();
 
-    /** The egress queue of {@code outPort} the parsed frame joins. */
-    int queueFor(ParsedFrame frame, int priority, int outPort, long now);
+    /**
+     * What this link control keeps of a frame's parse to pick its queue and track it there (0 when
+     * it keeps nothing); a frame handed to another worker's egress carries it instead of the parse.
+     */
+    long flowWord(ParsedFrame frame);
+
+    /** The egress queue of {@code outPort} the frame of {@code flowWord} joins; only the egress port's worker asks. */
+    int queueFor(long flowWord, int priority, int outPort, long now);
 
     /**
      * Whether {@link #onEnqueued} and {@link #onDequeued} keep state per frame; when they do not, a
@@ -40,8 +46,8 @@ interface LinkControl {
      */
     boolean tracksQueuedFrames();
 
-    /** Records the frame just admitted into {@code (outPort, queue)}, held in {@code slot}. */
-    void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue, long now);
+    /** Records the frame of {@code flowWord} just admitted into {@code (outPort, queue)}, held in {@code slot}. */
+    void onEnqueued(PacketSlots slots, int slot, long flowWord, int inPort, int outPort, int queue, long now);
 
     /**
      * The frame in {@code slot} is leaving {@code (outPort, queue)}; its bytes at

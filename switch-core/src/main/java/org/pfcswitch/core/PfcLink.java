@@ -93,7 +93,12 @@ final class PfcLink implements LinkControl {
     }
 
     @Override
-    public int queueFor(ParsedFrame frame, int priority, int outPort, long now) {
+    public long flowWord(ParsedFrame frame) {
+        return 0;                                   // a frame's queue is its priority
+    }
+
+    @Override
+    public int queueFor(long flowWord, int priority, int outPort, long now) {
         return priority;
     }
 
@@ -104,8 +109,7 @@ final class PfcLink implements LinkControl {
     }
 
     @Override
-    public void onEnqueued(PacketSlots slots, int slot, ParsedFrame frame, int inPort, int outPort, int queue,
-                           long now) {}
+    public void onEnqueued(PacketSlots slots, int slot, long flowWord, int inPort, int outPort, int queue, long now) {}
 
     @Override
     public void onDequeued(PacketSlots slots, int slot, int outPort, int queue, MemorySegment bytes, long frameOffset,

@@ -57,6 +57,7 @@ public final class SwitchCore implements PfcPortState {
     private final EgressStage egress;
     private final LinkControl link;
     private final PfcLink pfcLink;          // null when the scheme pauses per queue (bfc)
+    private final BfcLink bfcLink;          // null when the scheme pauses with PFC
     /**
      * Timer ids: {@code port} = the port's line wake-up (the egress stage's), {@code ports + port} =
      * its link timer, {@code 2 * ports} the watchdog's poll, {@code 2 * ports + 1} the deadlock check.
@@ -129,13 +130,16 @@ public final class SwitchCore implements PfcPortState {
         EgressScheduler scheduler;
         if (config.mmu().upstreamPausing() == UpstreamPausing.PER_QUEUE) {
             this.pfcLink = null;
-            BfcLink bfcLink = BfcLink.of(mmu, config.bfcBitmapPeriodNanos(), counters, timers, ports);
-            this.link = bfcLink;
+            BfcLink bfc = BfcLink.of(mmu, config.bfcBitmapPeriodNanos(), counters, timers, ports);
+            bfc.connect(crossings);
+            this.bfcLink = bfc;
+            this.link = bfc;
             this.watchdog = null;
-            scheduler = EgressScheduler.fairQueuing(ports, bfcLink.queuesPerPort(), config.mmu().mtuBytes(),
-                    bfcLink.classBands());
+            scheduler = EgressScheduler.fairQueuing(ports, bfc.queuesPerPort(), config.mmu().mtuBytes(),
+                    bfc.classBands());
         } else {
             this.pfcLink = pfc;
+            this.bfcLink = null;
             this.link = pfc.attach(mmu.flowControl());
             watchdog = new PfcWatchdog(config.pfcwd(), ports, pfc.pauses(), timers, 2 * ports, counters);
             pfc.watchdog(watchdog);
@@ -212,9 +216,10 @@ public final class SwitchCore implements PfcPortState {
     }
 
     /**
-     * With several workers: takes what the other workers handed this one since the last call (the
-     * releases of frames this worker admitted, the stations they learned, then the frames admitted
-     * for its ports) and sends what that allows. Call it once per pass; a no-op for a core that runs every port.
+     * With several workers: takes what the other workers handed this one since the last call (under
+     * bfc the pauses they ask of its ports' upstream queues, the releases of frames this worker
+     * admitted, the stations they learned, then the frames admitted for its ports) and sends what
+     * that allows. Call it once per pass; a no-op for a core that runs every port.
      *
      * @return releases and frames taken (a bounded number per call: call again to take more)
      */
@@ -222,7 +227,8 @@ public final class SwitchCore implements PfcPortState {
         if (crossings == null) {
             return 0;
         }
-        int taken = crossings.takeReleases(admission, now) + crossings.takeLearned(receive)
+        int taken = crossings.takeUpstreamPauses(bfcLink, now) + crossings.takeReleases(admission, now)
+                + crossings.takeLearned(receive)
                 + crossings.takeFrames(egress, now);
         egress.sendOwedControlFrames(now);
         return taken;

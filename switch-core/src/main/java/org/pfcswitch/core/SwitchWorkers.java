@@ -30,20 +30,39 @@ import org.pfcswitch.mmu.UpstreamPausing;
  * pause earlier or resume later); the switch-wide pools and the egress queue lengths (DT's free
  * space, SONiC's and Reverie's pools, DSH's shared pool, RED's queue length) are the worker's own
  * bytes plus what the others last published.
+ *
+ * <p>Under bfc a queue's per-flow state (flow table, queue lengths, pauses received) lives with the
+ * egress port's worker and the pauses sent upstream with the ingress port's ({@link BfcLink}); an
+ * egress worker's pause or resume of another worker's port waits for that worker's next pass, and
+ * the frames it judges waited for the egress worker's, so the hop's round trip is longer by up to
+ * one pass of each ({@link #handOffNanos}), which BFC's threshold takes in as it takes in the
+ * cable's ({@code handOffNs}).
  */
 public final class SwitchWorkers {
 
     /** What a worker charges before it publishes its ledger to the others (and the bulk of the staleness bound). */
     public static final long PUBLISH_QUANTUM_BYTES = 32 * 1024;
 
+    /**
+     * The work of one busy pass of a live worker: at most one rx burst (32 frames) from each of its
+     * ports and 256 records from each ring at the core's 100-200 ns a frame, for a worker of a few
+     * ports. A pass that takes longer is a stall: it delays a pause as a stall of one worker does.
+     */
+    public static final long BUSY_PASS_NANOS = 20_000;
+
+    /** The bfc parameter that lengthens the hop's round trip by the hand-off between workers. */
+    static final String HAND_OFF_PARAMETER = "handOffNs";
+
     private final SwitchCore[] cores;
     private final int[] workerOf;
     private final LedgerPeers peers;
+    private final long pauseHandOffNanos;
 
-    private SwitchWorkers(SwitchCore[] cores, int[] workerOf, LedgerPeers peers) {
+    private SwitchWorkers(SwitchCore[] cores, int[] workerOf, LedgerPeers peers, long pauseHandOffNanos) {
         this.cores = cores;
         this.workerOf = workerOf;
         this.peers = peers;
+        this.pauseHandOffNanos = pauseHandOffNanos;
     }
 
     /**
@@ -55,11 +74,13 @@ public final class SwitchWorkers {
      * @param randoms      by worker, its MMU's randomness
      * @param ringCapacity records each ring between two workers holds: at least every frame the switch
      *                     can hold at once (the packet pool), rounded up to a power of two
-     * @throws IllegalArgumentException a bad partition, or a feature that needs one worker
+     * @param passNanos    the longest pass of a worker the switch is sized for (not a stall): the longest
+     *                     a worker takes to act on what another handed it ({@link #passNanos(long)})
+     * @throws IllegalArgumentException a bad partition
      */
     public static SwitchWorkers create(CoreConfig config, SwitchModel model, int[] workerOf, PacketMemory memory,
                                        FrameAllocator[] allocators, FrameSink[] sinks, RandomSource[] randoms,
-                                       int ringCapacity) {
+                                       int ringCapacity, long passNanos) {
         int workers = check(config, workerOf);
         if (allocators.length != workers || sinks.length != workers || randoms.length != workers) {
             throw new IllegalArgumentException("one allocator, sink and random source per worker");
@@ -67,7 +88,7 @@ public final class SwitchWorkers {
         int[] owner = workerOf.clone();
         if (workers == 1) {
             return new SwitchWorkers(new SwitchCore[] {
-                    new SwitchCore(config, model, memory, allocators[0], sinks[0], randoms[0])}, owner, null);
+                    new SwitchCore(config, model, memory, allocators[0], sinks[0], randoms[0])}, owner, null, 0);
         }
         MmuConfig mmu = config.mmu();
         long maxCharged = model.frameCost().bufferBytes(mmu.mtuBytes() + 64);   // an MTU of payload with its headers
@@ -79,29 +100,41 @@ public final class SwitchWorkers {
         for (int i = 0; i < shadowPeers.length; i++) {
             shadowPeers[i] = new LedgerPeers(workers, config.ports(), PUBLISH_QUANTUM_BYTES, maxCharged);
         }
-        CoreConfig reserved = config.withMmu(mmu.toBuilder().totalBytes(mmu.totalBytes() - peers.reserveBytes()).build());
+        MmuConfig.Builder shared = mmu.toBuilder().totalBytes(mmu.totalBytes() - peers.reserveBytes());
+        boolean perQueue = mmu.upstreamPausing() == UpstreamPausing.PER_QUEUE;
+        if (perQueue && !mmu.parametersOf(mmu.scheme()).containsKey(HAND_OFF_PARAMETER)) {
+            shared.schemeParameter(mmu.scheme(), HAND_OFF_PARAMETER, Long.toString(handOffNanos(passNanos)));
+        }
+        MmuConfig sharedMmu = shared.build();
+        long handOff = perQueue ? Long.parseLong(sharedMmu.parametersOf(mmu.scheme()).get(HAND_OFF_PARAMETER)) : 0;
+        CoreConfig reserved = config.withMmu(sharedMmu);
         int capacity = Integer.highestOneBit(Math.max(2, ringCapacity) - 1) << 1;
         SpscLongRing[][] frames = new SpscLongRing[workers][workers];
         SpscLongRing[][] releases = new SpscLongRing[workers][workers];
         SpscLongRing[][] learned = new SpscLongRing[workers][workers];
+        SpscLongRing[][] pauses = perQueue ? new SpscLongRing[workers][workers] : null;
         for (int from = 0; from < workers; from++) {
             for (int to = 0; to < workers; to++) {
                 if (from != to) {
                     frames[from][to] = new SpscLongRing(capacity, WorkerCrossings.FRAME_LONGS);
                     releases[from][to] = new SpscLongRing(capacity, WorkerCrossings.RELEASE_LONGS);
                     learned[from][to] = new SpscLongRing(WorkerCrossings.LEARNED_CAPACITY, WorkerCrossings.LEARNED_LONGS);
+                    if (perQueue) {
+                        pauses[from][to] = new SpscLongRing(2 * capacity, WorkerCrossings.PAUSE_LONGS);
+                    }
                 }
             }
         }
         PublishedPfcPorts pfcPorts = config.deadlock() == null ? null : new PublishedPfcPorts(owner);
         SwitchCore[] cores = new SwitchCore[workers];
         for (int w = 0; w < workers; w++) {
-            WorkerCrossings crossings = new WorkerCrossings(w, owner, frames[w], releases[w], learned[w], column(frames, w),
-                    column(releases, w), column(learned, w));
+            WorkerCrossings crossings = new WorkerCrossings(w, owner, frames[w], releases[w], learned[w],
+                    perQueue ? pauses[w] : null, column(frames, w), column(releases, w), column(learned, w),
+                    perQueue ? column(pauses, w) : null);
             cores[w] = new SwitchCore(reserved, model, memory, allocators[w], sinks[w], randoms[w], crossings, peers,
                     shadowPeers, pfcPorts, w);
         }
-        return new SwitchWorkers(cores, owner, peers);
+        return new SwitchWorkers(cores, owner, peers, handOff);
     }
 
     /** The rings into worker {@code w}, by the worker they come from. */
@@ -132,13 +165,27 @@ public final class SwitchWorkers {
                 throw new IllegalArgumentException("worker " + w + " owns no port: give each worker at least one");
             }
         }
-        if (workers > 1) {
-            if (config.mmu().upstreamPausing() != UpstreamPausing.PFC) {
-                throw new IllegalArgumentException(config.mmu().scheme() + " keeps per-flow queue state at the egress"
-                        + " that its ingress worker would need: run " + config.mmu().scheme() + " with one worker");
-            }
-        }
         return workers;
+    }
+
+    /**
+     * {@code passNanos} of {@link #create} for the live worker loop: one busy pass, and the idle
+     * sleep a pass that found nothing takes before the next ({@code poll.idleSleep}, 0 when it polls
+     * without pause).
+     */
+    public static long passNanos(long idleSleepNanos) {
+        return idleSleepNanos + BUSY_PASS_NANOS;
+    }
+
+    /**
+     * How much longer BFC's pause loop is when its frames cross between workers, with passes of up
+     * to {@code passNanos}: a frame from another worker's port waits in the frame ring up to one
+     * pass of its egress worker before its queue's length decides a pause, and the pause waits in
+     * the pause ring up to one pass of the ingress worker before it goes upstream; a resume and the
+     * data it lets through take the same two hand-offs the other way.
+     */
+    static long handOffNanos(long passNanos) {
+        return 2 * passNanos;
     }
 
     public int workers() {
@@ -173,6 +220,14 @@ public final class SwitchWorkers {
     /** Bytes reserved from the shared pool for the staleness of the workers' views (0 with one worker). */
     public long reserveBytes() {
         return peers == null ? 0 : peers.reserveBytes();
+    }
+
+    /**
+     * How much longer a per-queue scheme's (bfc's) pause loop is for a frame and pause that cross
+     * between workers, which its threshold takes in (0 with one worker or a scheme that pauses with PFC).
+     */
+    public long pauseHandOffNanos() {
+        return pauseHandOffNanos;
     }
 
     /** How far one worker's published counters can lag its own (0 with one worker). */

@@ -43,7 +43,7 @@ final class CabledRig extends SlotSlab implements FrameSink {
         this.toHost = new long[peer.length];
         workers = SwitchWorkers.create(config, SwitchModel.DEFAULT, workerOf, this, new FrameAllocator[] {this, this},
                 new FrameSink[] {this, this}, new RandomSource[] {RandomSource.seeded(7), RandomSource.seeded(8)},
-                slots);
+                slots, SwitchWorkers.BUSY_PASS_NANOS);
         core = workers.core(0);
     }
 

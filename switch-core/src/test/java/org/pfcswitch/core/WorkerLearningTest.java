@@ -32,7 +32,8 @@ class WorkerLearningTest {
         };
         SwitchWorkers workers = SwitchWorkers.create(config, SwitchModel.DEFAULT, new int[] {0, 0, 1, 1}, slab,
                 new FrameAllocator[] {slab, slab}, new FrameSink[] {sink, sink},
-                new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 1024);
+                new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 1024,
+                SwitchWorkers.BUSY_PASS_NANOS);
         SwitchCore w0 = workers.core(0);
         SwitchCore w1 = workers.core(1);
         long host0 = Configs.host(0);
@@ -71,7 +72,8 @@ class WorkerLearningTest {
             FrameSink sink = (port, handle, len, start) -> slab.free(handle);
             SwitchWorkers workers = SwitchWorkers.create(config, SwitchModel.DEFAULT, new int[] {0, 0, 1, 1}, slab,
                     new FrameAllocator[] {slab, slab}, new FrameSink[] {sink, sink},
-                    new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 1024);
+                    new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 1024,
+                    SwitchWorkers.BUSY_PASS_NANOS);
             SwitchCore w0 = workers.core(0);
             SwitchCore w1 = workers.core(1);
             long host0 = Configs.host(0);

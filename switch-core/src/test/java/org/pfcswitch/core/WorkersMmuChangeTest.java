@@ -90,4 +90,11 @@ class WorkersMmuChangeTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> rig.workers.mmuChange(mmu("bfc")));
         assertTrue(e.getMessage().contains("restart the switch"), e.getMessage());
     }
+
+    @Test
+    void bfcOnTwoWorkersCannotBeChangedFromLive() {
+        WorkersRig rig = WorkersLosslessTest.rig("bfc", WorkersLosslessTest.TWO_WORKERS, 3);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> rig.workers.mmuChange(mmu("dt")));
+        assertTrue(e.getMessage().contains("a change to or from bfc"), e.getMessage());
+    }
 }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
+import org.pfcswitch.codec.Bfc;
 import org.pfcswitch.codec.FrameParser;
 import org.pfcswitch.codec.Ipv4;
 import org.pfcswitch.codec.MacControl;
@@ -23,7 +24,9 @@ import org.pfcswitch.mmu.RandomSource;
  * <p>Host h (behind port h) sends {@code framesPerHost} RoCE frames of priority 3 back to back at
  * line rate to destinations the test draws, and pauses when the switch's PFC frames reach it (a
  * frame on the line finishes); cables take {@link #CABLE_NANOS} each way, as the MMU's headroom
- * formula assumes.
+ * formula assumes. Under bfc the hosts are BFC NICs instead: one upstream queue per destination
+ * (its id the destination's), named in each frame's shim; a host sends its frames in order except
+ * that it skips those of a paused queue, and obeys the switch's PAUSE, RESUME and BITMAP frames.
  */
 final class WorkersRig extends SlotSlab {
 
@@ -43,6 +46,12 @@ final class WorkersRig extends SlotSlab {
     private long seq;
     private final SplittableRandom random;
     private final long passNanos;
+    /** Whether a pass now and then stalls (the OS takes the core away); off: every pass ends within two periods. */
+    boolean stalls = true;
+    /** By port: the time its line spent sending, from the start of its first frame to the end of its last. */
+    final long[] lineBusyNanos;
+    private final long[] firstSentAt;
+    private final long[] lastSentEnd;
     private final long[] nextPass;
     private final RoceFrameBuilder roce = new RoceFrameBuilder();
     private final ParsedFrame parsed = new ParsedFrame();
@@ -54,6 +63,17 @@ final class WorkersRig extends SlotSlab {
     final long[] sent;
     final long[] delivered;
     long pfcFramesToHosts;
+    /** BFC PAUSE frames that reached a host (under bfc). */
+    long bfcPausesToHosts;
+    /** Under bfc: by host * 64 + upstream queue, the PAUSE frames for it that reached the host. */
+    final long[] bfcPausesOfQueue;
+    /** Under bfc: by host, its upstream queues the switch holds paused (bit q = the queue of destination q). */
+    final long[] pausedQueues;
+    private final boolean bfc;
+    private final boolean[] taken;             // under bfc, by frame (as destinations): sent already
+    private final int[] firstUnsent;           // under bfc, by host: its first frame not yet sent
+    /** Under bfc: the most bytes the buffer held (every worker's own part added up), seen after each event. */
+    long maxBufferBytes;
     private long now;
 
     /**
@@ -76,8 +96,9 @@ final class WorkersRig extends SlotSlab {
             sinks[w] = this::transmit;
             randoms[w] = RandomSource.seeded(seed * 31 + w);
         }
+        // A pass ends within two pass periods of the previous one unless it stalls (pass below).
         this.workers = SwitchWorkers.create(config, SwitchModel.DEFAULT, workerOf, this, allocators, sinks, randoms,
-                1 << 15);
+                1 << 15, 2 * passNanos);
         this.speed = new long[ports];
         this.nextPass = new long[n];
         this.destinations = new int[ports * framesPerHost];
@@ -87,6 +108,14 @@ final class WorkersRig extends SlotSlab {
         this.sending = new boolean[ports];
         this.sent = new long[ports];
         this.delivered = new long[ports];
+        this.bfc = config.mmu().upstreamPausing() == org.pfcswitch.mmu.UpstreamPausing.PER_QUEUE;
+        this.pausedQueues = new long[ports];
+        this.taken = new boolean[ports * framesPerHost];
+        this.firstUnsent = new int[ports];
+        this.bfcPausesOfQueue = new long[ports * 64];
+        this.lineBusyNanos = new long[ports];
+        this.firstSentAt = new long[ports];
+        this.lastSentEnd = new long[ports];
         for (int p = 0; p < ports; p++) {
             speed[p] = config.speedBps(p);
             framesLeft[p] = framesPerHost;
@@ -110,6 +139,12 @@ final class WorkersRig extends SlotSlab {
     }
 
     private void transmit(int port, long handle, int len, long start) {
+        long lineNanos = LineRate.nanos(len, speed[port]);
+        if (lineBusyNanos[port] == 0) {
+            firstSentAt[port] = start;
+        }
+        lineBusyNanos[port] += lineNanos;
+        lastSentEnd[port] = start + lineNanos;
         schedule(start + LineRate.nanos(len, speed[port]) + CABLE_NANOS, TO_HOST, port, handle);
     }
 
@@ -149,6 +184,9 @@ final class WorkersRig extends SlotSlab {
                 pass(worker);
             } else {
                 handle(events.poll());
+            }
+            if (bfc) {
+                maxBufferBytes = Math.max(maxBufferBytes, workers.bufferUsed());
             }
         }
     }
@@ -198,7 +236,7 @@ final class WorkersRig extends SlotSlab {
         core.onCrossings(now);
         core.publishToPeers(now);
         long gap = passNanos + random.nextLong(passNanos);
-        if (random.nextInt(200) == 0) {
+        if (stalls && random.nextInt(200) == 0) {
             gap += 50 * passNanos;          // the OS took the core away for a while
         }
         nextPass[w] = now + gap;
@@ -242,7 +280,9 @@ final class WorkersRig extends SlotSlab {
 
     private void hostReceives(int host, long handle) {
         FrameParser.parse(slab, offset(handle), length(handle), parsed);
-        if (parsed.isPfc()) {
+        if (parsed.isBfcControl()) {
+            obeyBfc(host);
+        } else if (parsed.isPfc()) {
             pfcFramesToHosts++;
             if ((parsed.classEnable() >>> 3 & 1) != 0) {
                 int quanta = parsed.quanta(3);
@@ -259,9 +299,46 @@ final class WorkersRig extends SlotSlab {
         free(handle);
     }
 
+    /** A BFC NIC's reaction to the switch's control frame: its queues' pause state, and sending again if one resumed. */
+    private void obeyBfc(int host) {
+        long before = pausedQueues[host];
+        switch (parsed.bfcOp()) {
+            case Bfc.OP_PAUSE -> {
+                bfcPausesToHosts++;
+                bfcPausesOfQueue[host * 64 + parsed.bfcQueue()]++;
+                pausedQueues[host] |= 1L << parsed.bfcQueue();
+            }
+            case Bfc.OP_RESUME -> pausedQueues[host] &= ~(1L << parsed.bfcQueue());
+            default -> pausedQueues[host] = Bfc.pausedInBitmap(parsed, 64);
+        }
+        if ((before & ~pausedQueues[host]) != 0 && !sending[host] && framesLeft[host] > 0) {
+            schedule(now, HOST_SEND, host, 0);
+            sending[host] = true;
+        }
+    }
+
+    /** Under bfc: the index of host's next frame to send, the first unsent one whose queue is not paused, or -1. */
+    private int nextBfcFrame(int host) {
+        int perHost = destinations.length / ports;
+        int base = host * perHost;
+        while (firstUnsent[host] < perHost && taken[base + firstUnsent[host]]) {
+            firstUnsent[host]++;
+        }
+        for (int k = firstUnsent[host]; k < perHost; k++) {
+            if (!taken[base + k] && (pausedQueues[host] >>> destinations[base + k] & 1) == 0) {
+                return base + k;
+            }
+        }
+        return -1;
+    }
+
     private void hostSends(int host) {
         sending[host] = false;
         if (framesLeft[host] == 0) {
+            return;
+        }
+        if (bfc) {
+            sendBfc(host);
             return;
         }
         if (pausedUntil[host] > now) {
@@ -286,6 +363,50 @@ final class WorkersRig extends SlotSlab {
         if (framesLeft[host] > 0) {
             schedule(now + lineNanos, HOST_SEND, host, 0);
             sending[host] = true;
+        }
+    }
+
+    /** A BFC NIC sends its next frame of an unpaused queue, or waits for a resume. */
+    private void sendBfc(int host) {
+        int i = nextBfcFrame(host);
+        if (i < 0) {
+            return;                                   // every queue with frames left is paused: a resume sends again
+        }
+        taken[i] = true;
+        int dst = destinations[i];
+        roce.macs(Configs.host(dst), Configs.host(host)).ips(0x0A00_0000 + host, 0x0A00_0000 + dst).dscp(26)
+                .ecn(Ipv4.ECN_ECT0).destQp(host).psn((int) sent[host]).payloadBytes(payload[i]).bfcUpstreamQueue(dst);
+        long h = allocate(roce.frameLength());
+        if (h == NO_HANDLE) {
+            throw new IllegalStateException("the test's slab is too small");
+        }
+        roce.write(slab, offset(h));
+        int len = roce.frameLength();
+        framesLeft[host]--;
+        sent[host]++;
+        long lineNanos = LineRate.nanos(len, speed[host]);
+        schedule(now + lineNanos + CABLE_NANOS, TO_SWITCH, host, h);
+        if (framesLeft[host] > 0) {
+            schedule(now + lineNanos, HOST_SEND, host, 0);
+            sending[host] = true;
+        }
+    }
+
+    /** The share of time {@code port}'s line was busy from the start of its first frame to the end of its last. */
+    double lineUtilization(int port) {
+        return (double) lineBusyNanos[port] / (lastSentEnd[port] - firstSentAt[port]);
+    }
+
+    /** Only {@code hosts} send (each its frames); call before {@link #run}. */
+    void onlyHostsSend(int... hosts) {
+        long keep = 0;
+        for (int h : hosts) {
+            keep |= 1L << h;
+        }
+        for (int h = 0; h < ports; h++) {
+            if ((keep >>> h & 1) == 0) {
+                framesLeft[h] = 0;
+            }
         }
     }
 

@@ -88,7 +88,7 @@ class WorkersTwoThreadStressTest {
         }
         SwitchWorkers workers = SwitchWorkers.create(config, SwitchModel.DEFAULT, WORKER_OF, slab,
                 new FrameAllocator[] {slab, slab}, sinks, new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)},
-                SLOTS);
+                SLOTS, SwitchWorkers.BUSY_PASS_NANOS);
         long buffer = config.mmu().totalBytes();
         long[] injected = new long[2];
         long[] mostHeld = new long[2];

@@ -212,6 +212,7 @@ public final class LiveHosts implements Hosts {
         private int payloadMtu = 1024;
         private int controlPriority = 6;
         private int slabSlots = 1 << 14;
+        private boolean bfcNics;
 
         private Builder() {}
 
@@ -230,6 +231,8 @@ public final class LiveHosts implements Hosts {
         public Builder controlPriority(int p) { controlPriority = p; return this; }
         /** Frame buffers: received frames until their host has read them, ACKs and CNPs until sent. */
         public Builder slabSlots(int slots) { slabSlots = slots; return this; }
+        /** Hosts that are BFC NICs (for a switch that runs bfc): a shim on every data frame, BFC pauses obeyed. */
+        public Builder bfcNics(boolean on) { bfcNics = on; return this; }
 
         public LiveHosts build() {
             if (specs.size() < 2) {
@@ -255,7 +258,7 @@ public final class LiveHosts implements Hosts {
                 ports[i] = s.port();
                 lines[i] = new SocketLine(slab, s.port());
                 hosts[i] = new RoceHost(i, loop, slab, records, table, listeners, dcqcn, s.mac(), s.ip(), s.rateBps(),
-                        controlPriority, false);
+                        controlPriority, bfcNics);
                 hostNode[i] = loop.register(hosts[i]);
                 hosts[i].attach(hostNode[i], lines[i]);
             }

@@ -100,10 +100,6 @@ public final class SwitchConfigReader {
             links.add(new MmuConfigLoader.PortLink(p.speedBps(), p.cableDelayNanos()));
         }
         MmuConfig mmu = MmuConfigLoader.load(root, schemeOverride, links, "ports: entries");
-        if (workers.size() > 1 && mmu.upstreamPausing() != org.pfcswitch.mmu.UpstreamPausing.PFC) {
-            throw root.error("workers", mmu.scheme() + " keeps per-flow queue state at the egress that the ingress"
-                    + " worker would need: run it with workers: 1");
-        }
         CoreConfig.Builder core = CoreConfig.builder(mmu).classifier(classifier(root));
         ConfigNode fwd = root.optionalChild("forwarding").orElse(ConfigNode.parse(root.file(), "{}"));
         fwd.allowOnly("learning", "tableSize", "staticMacs");

@@ -27,6 +27,9 @@ import org.pfcswitch.mmu.Verdict;
  * <tr><td>upstreamQueues</td><td>32</td><td>[D] one pause counter per upstream queue id</td></tr>
  * <tr><td>flowTableFactor</td><td>100 (entries = 100 × queues)</td><td>BFC §3.3.1</td></tr>
  * <tr><td>hrttNs</td><td>0 = 2 × the longest cable delay</td><td>BFC §6.2.1 (HRTT = 2 µs with 1 µs links)</td></tr>
+ * <tr><td>handOffNs</td><td>0 (one worker)</td><td>[D] how much longer the pause loop is when a frame and its
+ * pause cross between workers: part of the hop's round trip, so added to HRTT; a switch split among workers sets
+ * one pass of each of the two workers unless configured</td></tr>
  * <tr><td>stickyNs</td><td>0 = 2·HRTT</td><td>BFC §3.3.2</td></tr>
  * <tr><td>thresholdMinBytes</td><td>0 = MTU</td><td>[D] spec III.4</td></tr>
  * <tr><td>preferUnpaused</td><td>false</td><td>[D] spec III.3</td></tr>
@@ -42,6 +45,7 @@ public final class Bfc implements AdmissionScheme {
     private final BufferLayout layout;
     private final double dtAlpha;
     private final long hrttNs;
+    private final long handOffNs;
     private final BfcBackpressure backpressure;
 
     public Bfc(SchemeContext ctx) {
@@ -52,6 +56,8 @@ public final class Bfc implements AdmissionScheme {
         int upstream = (int) params.integer("upstreamQueues", 32, 1, 4096, "[D] pause counters per ingress port");
         int factor = (int) params.integer("flowTableFactor", 100, 1, 10_000, "BFC §3.3.1");
         long hrtt = params.integer("hrttNs", 0, 0, Long.MAX_VALUE, "BFC §6.2.1: 0 = 2 x longest cable");
+        long handOff = params.integer("handOffNs", 0, 0, Long.MAX_VALUE,
+                "[D] a pause's hand-off between workers, added to HRTT: 0 = one worker");
         long sticky = params.integer("stickyNs", 0, 0, Long.MAX_VALUE, "BFC §3.3.2: 0 = 2 HRTT");
         long thMin = params.integer("thresholdMinBytes", 0, 0, Long.MAX_VALUE, "[D] spec III.4: 0 = MTU");
         boolean preferUnpaused = params.flag("preferUnpaused", false, "[D] spec III.3");
@@ -65,7 +71,12 @@ public final class Bfc implements AdmissionScheme {
             longest = Math.max(longest, cfg.port(p).cableDelayNs());
         }
         hrttNs = hrtt > 0 ? hrtt : 2 * longest;
-        backpressure = new BfcBackpressure(cfg, queues, upstream, factor, hrttNs, sticky > 0 ? sticky : 2 * hrttNs,
+        handOffNs = handOff;
+        // The pause loop is the cable's round trip plus the hand-off between workers: the threshold
+        // covers the whole loop (a resumed queue does not run dry before the upstream's data is back),
+        // while STICKY stays the cable's (it is about a flow's own idle gap, not the pause's delay).
+        backpressure = new BfcBackpressure(cfg, queues, upstream, factor, hrttNs + handOffNs,
+                sticky > 0 ? sticky : 2 * hrttNs,
                 thMin > 0 ? thMin : cfg.mtuBytes(), preferUnpaused,
                 BfcBackpressure.Assignment.valueOf(assignment.toUpperCase(java.util.Locale.ROOT)), classes, ctx.random());
         layout = new BufferLayout("none", 0, 0, new long[cfg.portCount()], 0, cfg.totalBytes(), List.of());
@@ -130,7 +141,8 @@ public final class Bfc implements AdmissionScheme {
     public List<MmuExplanation.Threshold> emptyBufferThresholds() {
         return List.of(
                 new MmuExplanation.Threshold("pause threshold Th, 1 active queue (port 0)", backpressure.threshold(0),
-                        "HRTT * mu / N_active, HRTT = " + hrttNs + " ns"),
+                        "HRTT * mu / N_active, HRTT = " + hrttNs + " ns"
+                                + (handOffNs > 0 ? " + " + handOffNs + " ns hand-off between workers" : "")),
                 new MmuExplanation.Threshold("physical buffer", cfg.totalBytes(), "drop when full"));
     }
 }
