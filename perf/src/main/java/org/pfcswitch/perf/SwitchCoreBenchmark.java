@@ -192,7 +192,8 @@ public class SwitchCoreBenchmark {
             }
             SwitchWorkers split = SwitchWorkers.create(b.build(), SwitchModel.DEFAULT, workerOf, memory,
                     new FrameAllocator[] {memory, memory}, new FrameSink[] {memory, memory},
-                    new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 2 * BATCH);
+                    new RandomSource[] {RandomSource.seeded(1), RandomSource.seeded(2)}, 2 * BATCH,
+                    SwitchWorkers.BUSY_PASS_NANOS);
             core = split.core(0);
             far = split.core(1);
         } else {
