@@ -97,9 +97,10 @@ final class BenchCommand {
                         + "threads (main, JIT compilers, GC), testpmd's main lcore, OVS's non-PMD threads and the OS get the "
                         + "first CPU no worker has, so on a "
                         + "2-CPU machine 1 worker has a core to itself, and 2 workers share both cores with the OS and the main "
-                        + "thread. This bench drives pfcswitch with 1 worker so far ('run' splits the ports among workers: N; "
-                        + "PipelineBench does not yet): for more, pfcswitch's row says so (mpps "
-                        + "null) and the peers are still measured. mppsPerWorker and ratioToOvs compare per core (ours per "
+                        + "thread. pfcswitch's ports are dealt out to its workers as run's workers: N does (port p to worker "
+                        + "p mod N), so with 2 workers every frame of the bench crosses from one worker to the other on the "
+                        + "rings between them, the switch's own price for a second core; the bare forwarder is split the "
+                        + "same way. mppsPerWorker and ratioToOvs compare per core (ours per "
                         + "worker / OVS per PMD core); scaling is the Mpps at N over the Mpps at 1 worker.",
                 "",
                 "One forwarder serves all rounds of a worker count: it is paused (parked, its TX buffers sent) while "
@@ -142,8 +143,7 @@ final class BenchCommand {
         int[] sizes;
 
         @Option(names = "--workers", defaultValue = "1", split = ",", paramLabel = "N", description = "Worker counts to measure, "
-                + "e.g. 1,2 (default ${DEFAULT-VALUE}): N cores for each side. pfcswitch's side runs 1 worker in this bench so "
-                + "far; larger counts measure the peers only.")
+                + "e.g. 1,2 (default ${DEFAULT-VALUE}): N cores for each side, pfcswitch's ports dealt out to its N workers.")
         int[] workers;
 
         @Option(names = "--peer", defaultValue = "none", paramLabel = "NAME", description = "ovs: also measure Open vSwitch with "
