@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -124,38 +125,52 @@ final class NetnsLab implements AutoCloseable {
         assertEquals(String.valueOf(schedule.size()), out, "frames sent");
     }
 
-    /** A running tshark on a host's eth0 that stops by itself after {@code seconds}. */
+    /**
+     * A running tshark on a host's eth0 for a window of at least {@code seconds}, and longer on a
+     * loaded machine: {@link #await} ends it no earlier than {@link #SETTLE} after it is called.
+     */
     final class Capture {
+        /** How long a capture goes on after {@link #await} is called: frames the switch still sends. */
+        static final Duration SETTLE = Duration.ofSeconds(1);
+        /** tshark's own limit, so that a test that never calls {@link #await} leaves no capture behind. */
+        static final int LONGEST_SECONDS = 120;
         final Path file;
         private final Process process;
+        private final long windowEndsAt;
 
-        private Capture(Path file, Process process) {
+        private Capture(Path file, Process process, long windowEndsAt) {
             this.file = file;
             this.process = process;
+            this.windowEndsAt = windowEndsAt;
         }
 
-        /** Waits for tshark's own end (its duration) and returns the pcap. */
+        /**
+         * Waits until the window is over and {@link #SETTLE} has passed, then stops tshark and returns
+         * the pcap. A fixed window alone missed frames when a loaded machine started the sender late.
+         */
         Path await() throws Exception {
+            long until = Math.max(windowEndsAt, System.nanoTime() + SETTLE.toNanos());
+            Thread.sleep(Math.max(0, (until - System.nanoTime()) / 1_000_000));
+            return stop();
+        }
+
+        /** Stops tshark now (SIGTERM: it closes the file) and returns the pcap. */
+        Path stop() throws Exception {
+            process.destroy();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                fail("tshark did not stop by itself");
+                fail("tshark did not stop on SIGTERM");
             }
             return file;
         }
-
-        /** Stops tshark before its duration is up (SIGTERM: it closes the file) and returns the pcap. */
-        Path stop() throws Exception {
-            process.destroy();
-            return await();
-        }
     }
 
-    /** Captures frames matching the capture {@code filter} on host {@code host}'s eth0, both directions, for {@code seconds}. */
+    /** Captures frames matching the capture {@code filter} on host {@code host}'s eth0, both directions, for at least {@code seconds}. */
     Capture capture(int host, String filter, int seconds) throws Exception {
         Tshark.requireInstalled();
         Path file = Files.createTempFile(dir, "h" + host + "-", ".pcap");
         Process p = new ProcessBuilder("ip", "netns", "exec", namespace(host), "tshark", "-n", "-q", "-i", "eth0",
-                "-F", "pcap", "-w", file.toString(), "-a", "duration:" + seconds, "-f", filter)
+                "-F", "pcap", "-w", file.toString(), "-a", "duration:" + Capture.LONGEST_SECONDS, "-f", filter)
                 .redirectErrorStream(true).start();
         // tshark says "Capturing on 'eth0'" once the socket is open: nothing sent before is missed.
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -173,7 +188,7 @@ final class NetnsLab implements AutoCloseable {
                 });
                 drain.setDaemon(true);
                 drain.start();
-                return new Capture(file, p);
+                return new Capture(file, p, System.nanoTime() + seconds * 1_000_000_000L);
             }
         }
         fail("tshark did not start capturing in " + namespace(host) + ": " + said);
