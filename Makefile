@@ -23,6 +23,7 @@ build: deps jdk
 
 test: deps jdk
 	$(MVN) install
+	scripts/launcher-smoke.sh
 
 # The live switch: the emulated 9-port lab (4 hosts in network namespaces + 5 clone ports) runs
 # the SPFC victim pattern on the DPDK switch under DT and SPFC, with a status line per second,
