@@ -68,6 +68,10 @@ final class SwitchProcess implements AutoCloseable {
                 }
             } catch (IOException e) {
                 // the process is gone
+            } finally {
+                synchronized (into) {
+                    into.notifyAll();      // the stream ended: a waiting awaitLine sees the process gone now
+                }
             }
         });
         t.setDaemon(true);
@@ -90,7 +94,8 @@ final class SwitchProcess implements AutoCloseable {
                     throw new AssertionError("no line with '" + text + "' within " + timeout + "\nstdout:\n"
                             + String.join("\n", out) + "\nstderr:\n" + stderr());
                 }
-                out.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                // woken by each line and by the end of the stream; the process may exit a moment after that
+                out.wait(Math.max(1, Math.min(200, TimeUnit.NANOSECONDS.toMillis(left))));
             }
         }
     }
