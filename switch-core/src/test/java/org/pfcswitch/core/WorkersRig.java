@@ -350,20 +350,7 @@ final class WorkersRig extends SlotSlab {
         int dst = destinations[i];
         roce.macs(Configs.host(dst), Configs.host(host)).ips(0x0A00_0000 + host, 0x0A00_0000 + dst).dscp(26)
                 .ecn(Ipv4.ECN_ECT0).destQp(host).psn((int) sent[host]).payloadBytes(payload[i]);
-        long h = allocate(roce.frameLength());
-        if (h == NO_HANDLE) {
-            throw new IllegalStateException("the test's slab is too small");
-        }
-        roce.write(slab, offset(h));
-        int len = roce.frameLength();
-        framesLeft[host]--;
-        sent[host]++;
-        long lineNanos = LineRate.nanos(len, speed[host]);
-        schedule(now + lineNanos + CABLE_NANOS, TO_SWITCH, host, h);
-        if (framesLeft[host] > 0) {
-            schedule(now + lineNanos, HOST_SEND, host, 0);
-            sending[host] = true;
-        }
+        putOnWire(host);
     }
 
     /** A BFC NIC sends its next frame of an unpaused queue, or waits for a resume. */
@@ -376,6 +363,11 @@ final class WorkersRig extends SlotSlab {
         int dst = destinations[i];
         roce.macs(Configs.host(dst), Configs.host(host)).ips(0x0A00_0000 + host, 0x0A00_0000 + dst).dscp(26)
                 .ecn(Ipv4.ECN_ECT0).destQp(host).psn((int) sent[host]).payloadBytes(payload[i]).bfcUpstreamQueue(dst);
+        putOnWire(host);
+    }
+
+    /** Writes the frame {@code roce} holds into the slab, sends it down {@code host}'s cable, and schedules the next. */
+    private void putOnWire(int host) {
         long h = allocate(roce.frameLength());
         if (h == NO_HANDLE) {
             throw new IllegalStateException("the test's slab is too small");
